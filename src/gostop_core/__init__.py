@@ -1,0 +1,1 @@
+"""gostop: a fast, faithful Go-Stop (고스톱) engine."""

@@ -1,0 +1,44 @@
+"""Exceptions raised by the gostop engine.  All derive from :class:`GoStopError`."""
+
+from __future__ import annotations
+
+
+class GoStopError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class CardCodeError(GoStopError, ValueError):
+    """A card code could not be parsed (``"13B"``, ``"1J"``, a duplicate card, ...)."""
+
+
+class RulesError(GoStopError, ValueError):
+    """An impossible rules setting: unknown preset or field, value out of range,
+    or a player count the preset does not allow."""
+
+
+class UnsupportedRuleError(RulesError):
+    """A rules value that is valid but not implemented by this engine version yet."""
+
+
+class IllegalMoveError(GoStopError, ValueError):
+    """A move that is not legal in the current position.  The state is unchanged."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move was pushed after the hand had ended."""
+
+
+class EmptyHistoryError(GoStopError, IndexError):
+    """``pop()`` was called with no move to take back."""
+
+
+class PositionError(GoStopError, ValueError):
+    """A malformed position or view string.
+
+    ``field`` names the part of the string that is wrong (``"hands"``, ``"stock"``...)
+    and the message says why.
+    """
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        super().__init__(f"{field}: {message}" if field else message)
