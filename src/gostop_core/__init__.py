@@ -1,1 +1,32 @@
-"""gostop: a fast, faithful Go-Stop (고스톱) engine."""
+"""gostop: a fast, faithful Go-Stop (고스톱 / Matgo) engine.
+
+The rules engine lives in the compiled modules ``cards``, ``rules``, ``scoring``
+and ``movegen``; :mod:`gostop_core.game` is the Python API over them.
+
+>>> from gostop_core import Game
+>>> g = Game(rules="casual", players=2, seed=7)
+>>> g.legal_moves.count() > 0
+True
+"""
+
+from gostop_core.cards import CardSet, card_code, card_index, card_name
+from gostop_core.errors import (
+    CardCodeError, EmptyHistoryError, GameOverError, GoStopError, IllegalMoveError,
+    MoveParseError, PositionError, RulesError, UnsupportedRuleError,
+)
+from gostop_core.game import Event, Game, LegalMoves, Outcome, PlayerView, Turn
+from gostop_core.moves import Move
+from gostop_core.notation import parse_position, parse_view
+from gostop_core.rules import FIELDS, PRESETS, Rules, preset_names
+from gostop_core.scoring import Score, score
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CardSet", "card_code", "card_index", "card_name",
+    "CardCodeError", "EmptyHistoryError", "GameOverError", "GoStopError", "IllegalMoveError",
+    "MoveParseError", "PositionError", "RulesError", "UnsupportedRuleError",
+    "Event", "Game", "LegalMoves", "Outcome", "PlayerView", "Turn", "Move",
+    "parse_position", "parse_view", "FIELDS", "PRESETS", "Rules", "preset_names",
+    "Score", "score", "__version__",
+]

@@ -42,3 +42,7 @@ class PositionError(GoStopError, ValueError):
     def __init__(self, message: str, field: str | None = None):
         self.field = field
         super().__init__(f"{field}: {message}" if field else message)
+
+
+class MoveParseError(IllegalMoveError):
+    """A move string that is not a move at all (``"play"``, ``"3B/"``, ``"bomb13"``)."""

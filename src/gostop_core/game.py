@@ -1,0 +1,477 @@
+"""The game API, in the shape of python-chess: a :class:`Game` with ``push``/``pop``,
+lazy ``legal_moves``, ``outcome()``, per-turn event logs and player views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+from typing import Iterator
+
+import numpy as np
+
+from gostop_core.cards import CARD_CODES, CardSet
+from gostop_core.errors import (
+    EmptyHistoryError, GameOverError, IllegalMoveError, PositionError,
+)
+from gostop_core.movegen import (
+    EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
+)
+from gostop_core.moves import Move, coerce_move
+from gostop_core.notation import format_position, format_view, parse_position
+from gostop_core.rules import Rules
+from gostop_core.scoring import Score, score as score_pile
+
+_EV = {name: kind for kind, name in EVENT_NAMES.items()}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened.  ``kind`` is one of ``dealt_bonus``, ``played``,
+    ``flipped``, ``captured``, ``stolen``, ``bonus``, ``drawn``, ``bomb``,
+    ``flip_only``, ``go``, ``stop``, ``draw``, ``turn_end``.
+
+    ``card`` is a card code (for ``bomb`` the month as a string), ``cards`` the
+    cards involved, ``other`` the victim of a steal, the Go count of a ``go``, or
+    1 for an automatic ``stop``.  ``drawn`` events are private to ``player``."""
+
+    kind: str
+    player: int
+    card: str | None
+    cards: CardSet
+    other: int
+    turn: int
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "player": self.player, "card": self.card,
+                "cards": CardSet(self.cards).codes(), "other": self.other, "turn": self.turn}
+
+    def describe(self, names: list[str] | None = None) -> str:
+        who = names[self.player] if names else f"player {self.player}"
+        cards = " ".join(self.cards.codes())
+        k = self.kind
+        if k == "played":
+            return f"{who} played {self.card}"
+        if k == "flipped":
+            return f"{who} flipped {self.card}"
+        if k == "captured":
+            return f"{who} captured {cards}"
+        if k == "stolen":
+            victim = names[self.other] if names else f"player {self.other}"
+            return f"{who} took {self.card} from {victim}"
+        if k == "bonus":
+            return f"{who} banked bonus card {self.card}"
+        if k == "drawn":
+            return f"{who} drew a replacement card"
+        if k == "bomb":
+            return f"{who} dropped a bomb of month {self.card} ({cards})"
+        if k == "flip_only":
+            return f"{who} has a flip-only turn"
+        if k == "go":
+            return f"{who} called Go ({self.other})"
+        if k == "stop":
+            return f"{who} stopped" + (" (last turn: automatic)" if self.other else "")
+        if k == "draw":
+            return "every hand is played out: the hand is drawn"
+        if k == "dealt_bonus":
+            return f"bonus card {self.card} dealt to the field went to the dealer, {who}"
+        if k == "turn_end":
+            return f"{who}'s turn ends"
+        return k
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player's turn: its number, the player and everything that happened."""
+
+    number: int
+    player: int
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a hand ended.  ``winner`` is ``None`` for a drawn hand."""
+
+    winner: int | None
+    points: int
+    scores: tuple[int, ...]
+    go_counts: tuple[int, ...]
+    reason: str  # "stop", "last_turn_stop" or "draw"
+
+    def as_dict(self) -> dict:
+        return {"winner": self.winner, "points": self.points, "scores": list(self.scores),
+                "go_counts": list(self.go_counts), "reason": self.reason}
+
+    def result(self) -> str:
+        return "draw" if self.winner is None else f"player {self.winner} wins {self.points}"
+
+
+class LegalMoves:
+    """A lazy view of the legal moves of a game: iterate, ``count()``, ``in``."""
+
+    def __init__(self, game: "Game"):
+        self._game = game
+
+    def __iter__(self) -> Iterator[Move]:
+        return (Move.from_code(c) for c in self._game._core.legal_moves())
+
+    def __len__(self) -> int:
+        return self._game._core.count_moves()
+
+    def count(self) -> int:
+        return self._game._core.count_moves()
+
+    def __bool__(self) -> bool:
+        return self._game._core.count_moves() > 0
+
+    def __contains__(self, move) -> bool:
+        try:
+            m = coerce_move(move)
+        except IllegalMoveError:
+            return False
+        return self._game._core.is_legal(m.code)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
+
+
+def _event(t: tuple, turn: int) -> Event:
+    kind, player, card, other, cards = t
+    name = EVENT_NAMES[kind]
+    if name == "bomb":
+        code = str(card)
+    else:
+        code = CARD_CODES[card] if card < 50 else None
+    return Event(name, player, code, CardSet(cards), other, turn)
+
+
+class Game:
+    """One hand of Go-Stop.
+
+    >>> g = Game(rules="casual", players=2, seed=1)
+    >>> m = next(iter(g.legal_moves)); _ = g.push(m); _ = g.pop()
+    """
+
+    def __init__(self, rules: Rules | str = "casual", players: int = 2, seed: int = 0,
+                 dealer: int = 0):
+        rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self._core, deal_events = CoreState.deal(rules, players, seed, dealer)
+        self.seed: int | None = seed
+        self._start = self._core.snapshot()
+        self._deal_events = [_event(e, 0) for e in deal_events]
+        self._stack: list[tuple[Move, bytes, list[Event]]] = []
+
+    @classmethod
+    def from_position(cls, text: str) -> "Game":
+        """A game from a position string (no move history)."""
+        rules, fields = parse_position(text)
+        try:
+            core = CoreState.from_fields(rules, fields)
+        except ValueError as exc:
+            raise PositionError(str(exc)) from None
+        return cls._from_core(core)
+
+    @classmethod
+    def _from_core(cls, core: CoreState) -> "Game":
+        g = cls.__new__(cls)
+        g._core = core
+        g.seed = None
+        g._start = core.snapshot()
+        g._deal_events = []
+        g._stack = []
+        return g
+
+    # ---------------------------------------------------------------- moves
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def is_legal(self, move) -> bool:
+        return move in self.legal_moves
+
+    def push(self, move) -> list[Event]:
+        """Make a move (a :class:`Move`, a move string or code) and run every forced
+        step up to the next decision.  Returns the events it caused.  An illegal
+        move raises :class:`IllegalMoveError` and changes nothing."""
+        m = coerce_move(move)
+        if self._core.phase == OVER:
+            raise GameOverError(f"the hand is over; {m} cannot be played")
+        if not self._core.is_legal(m.code):
+            raise IllegalMoveError(self._illegal_reason(m))
+        before = self._core.snapshot()
+        turn = self._core.turns
+        events = []
+        for raw in self._core.apply(m.code):
+            ev = _event(raw, turn)
+            events.append(ev)
+            if ev.kind == "turn_end":
+                turn += 1
+        self._stack.append((m, before, events))
+        return events
+
+    def push_str(self, text: str) -> Move:
+        m = Move.from_str(text)
+        self.push(m)
+        return m
+
+    def pop(self) -> Move:
+        """Take back the last move; returns it."""
+        if not self._stack:
+            raise EmptyHistoryError("no move to take back")
+        m, before, _ = self._stack.pop()
+        self._core.restore(before)
+        return m
+
+    def peek(self) -> Move:
+        if not self._stack:
+            raise EmptyHistoryError("no move played yet")
+        return self._stack[-1][0]
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [m for m, _, _ in self._stack]
+
+    def _illegal_reason(self, m: Move) -> str:
+        phase = self.phase
+        legal = ", ".join(str(x) for x in self.legal_moves)
+        seat = self._core.to_move
+        if phase == "flip" and m.kind != "flip":
+            why = f"player {seat} must choose what the flipped {self.flip_card} takes"
+        elif phase == "gostop" and m.kind not in ("go", "stop"):
+            why = f"player {seat} must call go or stop"
+        elif phase == "play" and m.kind in ("go", "stop", "flip"):
+            why = f"player {seat} must play a card"
+        elif m.card and m.kind in ("play", "bonus") and m.card not in self.hand(seat):
+            why = f"{m.card} is not in player {seat}'s hand"
+        elif m.kind == "play" and m.target is None:
+            why = f"{m.card} matches several field cards: name the one to take, e.g. {m.card}/<card>"
+        elif m.kind == "play":
+            why = f"{m.target} is not a field card that {m.card} can take"
+        elif m.kind == "bomb":
+            why = f"no bomb of month {m.month}: it needs three of the month in hand and the fourth on the field"
+        else:
+            why = "not legal here"
+        return f"illegal move {m}: {why} (legal: {legal})"
+
+    # ---------------------------------------------------------------- state
+    @property
+    def rules(self) -> Rules:
+        return self._core.rules
+
+    @property
+    def players(self) -> int:
+        return self._core.nplayers
+
+    @property
+    def dealer(self) -> int:
+        return self._core.dealer
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to decide, ``None`` once the hand is over."""
+        return None if self._core.phase == OVER else self._core.to_move
+
+    @property
+    def phase(self) -> str:
+        """``play``, ``flip`` (choose what the flipped card takes), ``gostop`` or ``over``."""
+        return PHASE_NAMES[self._core.phase]
+
+    @property
+    def flip_card(self) -> str | None:
+        c = self._core.flip_card
+        return None if c is None else CARD_CODES[c]
+
+    @property
+    def turns(self) -> int:
+        """Completed turns."""
+        return self._core.turns
+
+    @property
+    def field(self) -> CardSet:
+        return CardSet(self._core.field)
+
+    def hand(self, player: int) -> CardSet:
+        return CardSet(self._core.hand(player))
+
+    def captured(self, player: int) -> CardSet:
+        return CardSet(self._core.captured(player))
+
+    def stock(self) -> list[str]:
+        """The stock, top card first (hidden information: for analysis only)."""
+        return [CARD_CODES[c] for c in self._core.stock()]
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._core.stock())
+
+    def go_count(self, player: int) -> int:
+        return self._core.go_count(player)
+
+    def flip_only_turns(self, player: int) -> int:
+        """Forced flip-only turns the player still owes (after a bomb)."""
+        return self._core.flip_only(player)
+
+    def score(self, player: int) -> Score:
+        """The score of the player's captured pile, with its breakdown."""
+        return score_pile(self.captured(player), self.rules)
+
+    def threshold(self) -> int:
+        return self.rules.threshold(self.players)
+
+    def is_over(self) -> bool:
+        return self._core.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while the hand is on."""
+        if not self.is_over():
+            return None
+        n = self.players
+        reason = "draw"
+        for _, _, evs in reversed(self._stack):
+            for ev in evs:
+                if ev.kind == "stop":
+                    reason = "last_turn_stop" if ev.other else "stop"
+            break
+        return Outcome(self._core.winner, self._core.points,
+                       tuple(self._core.score(p) for p in range(n)),
+                       tuple(self._core.go_count(p) for p in range(n)), reason)
+
+    # ---------------------------------------------------------------- logs
+    def events(self) -> list[Event]:
+        """Every event since the deal, in order."""
+        out = list(self._deal_events)
+        for _, _, evs in self._stack:
+            out.extend(evs)
+        return out
+
+    def turn_log(self) -> list[Turn]:
+        """The events grouped by turn (the deal's events are turn 0's prelude)."""
+        turns: list[Turn] = []
+        current: list[Event] = []
+        number = None
+        for ev in self.events():
+            if ev.kind == "dealt_bonus":
+                continue
+            if number is None:
+                number = ev.turn
+            if ev.turn != number:
+                turns.append(Turn(number, current[0].player, tuple(current)))
+                current, number = [], ev.turn
+            current.append(ev)
+        if current:
+            turns.append(Turn(number, current[0].player, tuple(current)))
+        return turns
+
+    def deal_events(self) -> list[Event]:
+        return list(self._deal_events)
+
+    # ---------------------------------------------------------------- copies and notation
+    def copy(self, stack: bool = True) -> "Game":
+        g = Game._from_core(self._core.copy())
+        g.seed = self.seed
+        g._deal_events = list(self._deal_events)
+        g._start = self._start
+        if stack:
+            g._stack = list(self._stack)
+        return g
+
+    def position(self) -> str:
+        """The full state as a position string (see docs/notation.md)."""
+        return format_position(self.rules, self._core.to_fields())
+
+    def view(self, player: int) -> "PlayerView":
+        """What ``player`` may see."""
+        if not 0 <= player < self.players:
+            raise IndexError(f"no seat {player} in a {self.players}-player game")
+        return PlayerView(self, player)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._core == other._core
+
+    def __hash__(self):
+        return hash(self._core)
+
+    def __repr__(self) -> str:
+        return f"Game.from_position({self.position()!r})"
+
+    def __str__(self) -> str:
+        lines = [f"{self.rules.preset} rules, {self.players} players, dealer {self.dealer}, "
+                 f"phase {self.phase}, stock {self.stock_count}"]
+        lines.append(f"field: {self.field}")
+        for p in range(self.players):
+            mark = "*" if self.turn == p else " "
+            lines.append(f"{mark}{p} hand: {self.hand(p)} | captured: {self.captured(p)} | "
+                         f"score {self._core.score(p)} | go {self.go_count(p)}")
+        return "\n".join(lines)
+
+
+# Layout of PlayerView.to_array(): card planes, then scalar features.
+ARRAY_PLANES = ("own_hand", "field", "flip_card", "captured_self", "captured_next",
+                "captured_next2", "captured_next3", "unseen")
+ARRAY_SCALARS = ("hand_count_self", "hand_count_next", "hand_count_next2", "hand_count_next3",
+                 "go_self", "go_next", "go_next2", "go_next3",
+                 "flip_only_self", "flip_only_next", "flip_only_next2", "flip_only_next3",
+                 "stock_count", "to_move_is_self", "is_dealer",
+                 "phase_play", "phase_flip", "phase_gostop", "phase_over")
+ARRAY_LENGTH = 50 * len(ARRAY_PLANES) + len(ARRAY_SCALARS)
+
+
+class PlayerView:
+    """Only what one seat may see: its own hand, the field, every captured pile,
+    Go counts, and counts for the hidden hands and the stock."""
+
+    def __init__(self, game: Game, seat: int):
+        f = game._core.to_fields()
+        self.seat = seat
+        self.rules = game.rules
+        self.players = f["nplayers"]
+        self.dealer = f["dealer"]
+        self.to_move = f["to_move"]
+        self.phase = PHASE_NAMES[f["phase"]]
+        self.flip_card = None if f["flip_card"] is None else CARD_CODES[f["flip_card"]]
+        self.field = CardSet(f["field"])
+        self.hand = CardSet(f["hands"][seat])
+        self.hand_counts = tuple(bin(h).count("1") for h in f["hands"])
+        self.captured = tuple(CardSet(c) for c in f["captured"])
+        self.stock_count = len(f["stock"])
+        self.go_counts = tuple(f["go_counts"])
+        self.flip_only = tuple(f["flip_only"])
+        self._fields = f
+        pack = 50 if self.rules.bonus_cards else 48
+        visible = f["field"] | f["hands"][seat]
+        for c in f["captured"]:
+            visible |= c
+        if f["flip_card"] is not None:
+            visible |= 1 << f["flip_card"]
+        self.unseen = CardSet(((1 << pack) - 1) & ~visible)
+
+    def to_str(self) -> str:
+        return format_view(self.rules, self._fields, self.seat)
+
+    __str__ = to_str
+
+    def to_array(self) -> np.ndarray:
+        """A float32 vector of length :data:`ARRAY_LENGTH`: the card planes of
+        :data:`ARRAY_PLANES` (50 entries each, 1.0 where the card is there; seats
+        counted from this one), then :data:`ARRAY_SCALARS`."""
+        n = self.players
+        out = np.zeros(ARRAY_LENGTH, dtype=np.float32)
+        planes = [self.hand, self.field,
+                  CardSet([self.flip_card]) if self.flip_card else CardSet()]
+        planes += [self.captured[(self.seat + k) % n] if k < n else CardSet() for k in range(4)]
+        planes.append(self.unseen)
+        for i, cards in enumerate(planes):
+            for c in cards:
+                out[i * 50 + c] = 1.0
+        base = 50 * len(ARRAY_PLANES)
+        for k in range(min(n, 4)):
+            q = (self.seat + k) % n
+            out[base + k] = self.hand_counts[q]
+            out[base + 4 + k] = self.go_counts[q]
+            out[base + 8 + k] = self.flip_only[q]
+        out[base + 12] = self.stock_count
+        out[base + 13] = 1.0 if self.to_move == self.seat else 0.0
+        out[base + 14] = 1.0 if self.dealer == self.seat else 0.0
+        out[base + 15 + PHASE_NAMES.index(self.phase)] = 1.0
+        return out

@@ -1,0 +1,154 @@
+"""Moves: the decisions a player makes.
+
+A move is one of
+
+========  ============  =====================================================
+kind      string        meaning
+========  ============  =====================================================
+play      ``3B``        play 3B from the hand (no choice to make)
+play      ``3B/3R``     play 3B and take 3R among the matching field cards
+bonus     ``X2``        bank a bonus card from the hand (a free action)
+bomb      ``bomb9``     the bomb: three September cards in hand, the fourth on the field
+flip      ``flip/9R``   the flipped card takes 9R among the matching field cards
+go        ``go``        keep playing for more
+stop      ``stop``      end the hand and score
+========  ============  =====================================================
+
+Forced steps (the flip itself, steals, flip-only turns) are not moves.
+"""
+
+from __future__ import annotations
+
+from gostop_core.cards import CARD_CODES, card_index
+from gostop_core.errors import CardCodeError, MoveParseError
+from gostop_core.movegen import (
+    KIND_BOMB, KIND_BONUS, KIND_FLIP, KIND_GO, KIND_PLAY, KIND_STOP, NO_CARD,
+    encode_move, move_parts,
+)
+
+KIND_NAMES = {KIND_PLAY: "play", KIND_BONUS: "bonus", KIND_BOMB: "bomb",
+              KIND_FLIP: "flip", KIND_GO: "go", KIND_STOP: "stop"}
+_KIND_BY_NAME = {v: k for k, v in KIND_NAMES.items()}
+
+
+class Move:
+    """An immutable decision.  ``card`` and ``target`` are card codes or ``None``;
+    for a bomb ``month`` holds the month."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, kind: str, card: str | None = None, target: str | None = None,
+                 month: int | None = None):
+        if kind not in _KIND_BY_NAME:
+            raise MoveParseError(f"unknown move kind {kind!r}; one of {', '.join(_KIND_BY_NAME)}")
+        k = _KIND_BY_NAME[kind]
+        c = NO_CARD if card is None else card_index(card)
+        t = NO_CARD if target is None else card_index(target)
+        if k == KIND_BOMB:
+            if month is None or not 1 <= month <= 12:
+                raise MoveParseError("a bomb needs a month 1-12")
+            c = month
+        object.__setattr__(self, "code", encode_move(k, c, t))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Move is immutable")
+
+    @classmethod
+    def from_code(cls, code: int) -> "Move":
+        m = object.__new__(cls)
+        object.__setattr__(m, "code", code)
+        return m
+
+    @classmethod
+    def from_str(cls, text: str) -> "Move":
+        """Parse ``3B``, ``3B/3R``, ``X2``, ``bomb9``, ``flip/9R``, ``go`` or ``stop``
+        (case-insensitive)."""
+        if not isinstance(text, str):
+            raise MoveParseError(f"expected a move string, got {type(text).__name__}")
+        t = text.strip().lower()
+        if not t:
+            raise MoveParseError("empty move")
+        if t in ("go", "stop"):
+            return cls(t)
+        if t.startswith("bomb"):
+            rest = t[4:].strip()
+            if not rest.isdigit() or not 1 <= int(rest) <= 12:
+                raise MoveParseError(f"bad bomb {text!r}: write bomb and the month, e.g. bomb9")
+            return cls("bomb", month=int(rest))
+        if t.startswith("flip"):
+            rest = t[4:]
+            if not rest.startswith("/") or len(rest) < 2:
+                raise MoveParseError(f"bad flip choice {text!r}: write flip/ and a field card, e.g. flip/9R")
+            return cls("flip", target=_card(text.strip()[5:], text))
+        card, sep, target = text.strip().partition("/")
+        if sep and not target:
+            raise MoveParseError(f"bad move {text!r}: a field card must follow '/' (e.g. 3B/3R)")
+        c = _card(card, text)
+        if c in ("X2", "X3"):
+            if sep:
+                raise MoveParseError(f"bad move {text!r}: a bonus card takes no field card")
+            return cls("bonus", card=c)
+        return cls("play", card=c, target=_card(target, text) if sep else None)
+
+    @property
+    def kind(self) -> str:
+        return KIND_NAMES.get(move_parts(self.code)[0], "?")
+
+    @property
+    def card(self) -> str | None:
+        k, c, _ = move_parts(self.code)
+        return None if c == NO_CARD or k == KIND_BOMB else CARD_CODES[c]
+
+    @property
+    def target(self) -> str | None:
+        t = move_parts(self.code)[2]
+        return None if t == NO_CARD else CARD_CODES[t]
+
+    @property
+    def month(self) -> int | None:
+        k, c, _ = move_parts(self.code)
+        return c if k == KIND_BOMB else None
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind in ("go", "stop"):
+            return kind
+        if kind == "bomb":
+            return f"bomb{self.month}"
+        if kind == "flip":
+            return f"flip/{self.target}"
+        if self.target:
+            return f"{self.card}/{self.target}"
+        return str(self.card)
+
+    def __repr__(self) -> str:
+        return f"Move.from_str({str(self)!r})"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Move):
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __reduce__(self):
+        return (Move.from_code, (self.code,))
+
+
+def _card(text: str, whole: str) -> str:
+    try:
+        return CARD_CODES[card_index(text)]
+    except CardCodeError as exc:
+        raise MoveParseError(f"bad move {whole!r}: {exc}") from None
+
+
+def coerce_move(move) -> Move:
+    """A Move from a Move, a move string or a move code."""
+    if isinstance(move, Move):
+        return move
+    if isinstance(move, str):
+        return Move.from_str(move)
+    if isinstance(move, int) and not isinstance(move, bool):
+        return Move.from_code(move)
+    raise MoveParseError(f"expected a Move or a move string, got {type(move).__name__}")

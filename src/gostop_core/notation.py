@@ -1,0 +1,332 @@
+"""Position and player-view strings (see ``docs/notation.md``).
+
+A position string holds the full state, stock order included::
+
+    gostop/1 rules=casual players=2 dealer=0 turn=0 phase=play turns=0
+      field=1J1,3R hands=1B,2A|3B,4R captured=-|- stock=5A,6R go=0,0 lastgo=0,0 fliponly=0,0
+
+(one line; tokens separated by single spaces).  A view string is what one seat
+may see: its own hand, the field, every captured pile, Go counts, and only the
+number of cards for the other hands and the stock.
+"""
+
+from __future__ import annotations
+
+from gostop_core.cards import CARD_CODES, card_index, format_mask
+from gostop_core.errors import CardCodeError, PositionError, RulesError
+from gostop_core.movegen import PHASE_NAMES
+from gostop_core.rules import FIELDS, Rules
+
+POSITION_TAG = "gostop/1"
+VIEW_TAG = "gostop-view/1"
+
+_POSITION_KEYS = ("rules", "players", "dealer", "turn", "phase", "turns", "field", "hands",
+                  "captured", "stock", "go", "lastgo", "fliponly")
+_VIEW_KEYS = ("rules", "players", "seat", "dealer", "turn", "phase", "turns", "field", "hand",
+              "hands", "captured", "stock", "go", "lastgo", "fliponly")
+
+
+def rules_to_token(rules: Rules) -> str:
+    """``casual`` or ``casual+threshold_2p=5,godori=3`` (overrides in name order)."""
+    base = rules.preset.split("+")[0]
+    diffs = rules.differences(base)
+    if not diffs:
+        return base
+    return base + "+" + ",".join(f"{k}={v[0]}" for k, v in sorted(diffs.items()))
+
+
+def rules_from_token(token: str) -> Rules:
+    base, _, rest = token.partition("+")
+    overrides = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or key not in FIELDS:
+                raise PositionError(f"bad rules override {item!r} (expected field=value)", "rules")
+            try:
+                overrides[key] = int(value)
+            except ValueError:
+                raise PositionError(f"rules override {key} needs an integer, got {value!r}", "rules") from None
+    try:
+        return Rules(base, **overrides)
+    except RulesError as exc:
+        raise PositionError(str(exc), "rules") from None
+
+
+def _cards(text: str, key: str) -> list[int]:
+    if text in ("", "-"):
+        return []
+    out = []
+    for item in text.split(","):
+        try:
+            out.append(card_index(item))
+        except CardCodeError as exc:
+            raise PositionError(str(exc), key) from None
+    return out
+
+
+def _mask_of(cards: list[int], key: str) -> int:
+    mask = 0
+    for c in cards:
+        if mask >> c & 1:
+            raise PositionError(f"card {CARD_CODES[c]} appears twice", key)
+        mask |= 1 << c
+    return mask
+
+
+def _int(text: str, key: str, lo: int, hi: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise PositionError(f"expected a number, got {text!r}", key) from None
+    if not lo <= value <= hi:
+        raise PositionError(f"{value} is out of range {lo}..{hi}", key)
+    return value
+
+
+def _ints(text: str, key: str, n: int, lo: int, hi: int) -> list[int]:
+    parts = text.split(",")
+    if len(parts) != n:
+        raise PositionError(f"expected {n} comma-separated numbers (one per player), got {len(parts)}", key)
+    return [_int(p, key, lo, hi) for p in parts]
+
+
+def _per_player(text: str, key: str, n: int) -> list[str]:
+    parts = text.split("|")
+    if len(parts) != n:
+        raise PositionError(f"expected {n} card lists separated by '|' (one per player), got {len(parts)}", key)
+    return parts
+
+
+def _tokens(text: str, tag: str, keys: tuple[str, ...]) -> dict[str, str]:
+    if not isinstance(text, str):
+        raise PositionError(f"expected a string, got {type(text).__name__}")
+    parts = text.split()
+    if not parts or parts[0] != tag:
+        got = parts[0] if parts else "nothing"
+        raise PositionError(f"must start with {tag!r}, got {got!r}", "tag")
+    found: dict[str, str] = {}
+    for i, part in enumerate(parts[1:], start=2):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise PositionError(f"token {i} {part!r} is not key=value", "syntax")
+        if key not in keys and key not in ("winner", "points"):
+            raise PositionError(f"unknown key {key!r} (token {i}); expected {', '.join(keys)}", key)
+        if key in found:
+            raise PositionError("given twice", key)
+        found[key] = value
+    missing = [k for k in keys if k not in found]
+    if missing:
+        raise PositionError(f"missing {', '.join(missing)}", missing[0])
+    return found
+
+
+def _phase(text: str, key: str = "phase") -> tuple[int, int | None]:
+    name, _, card = text.partition(":")
+    if name not in PHASE_NAMES:
+        raise PositionError(f"unknown phase {name!r}; one of {', '.join(PHASE_NAMES)}", key)
+    phase = PHASE_NAMES.index(name)
+    if name == "flip":
+        if not card:
+            raise PositionError("phase flip needs the flipped card, e.g. flip:9A", key)
+        cards = _cards(card, key)
+        return phase, cards[0]
+    if card:
+        raise PositionError(f"phase {name} takes no card", key)
+    return phase, None
+
+
+def _phase_token(fields: dict) -> str:
+    name = PHASE_NAMES[fields["phase"]]
+    if fields["flip_card"] is not None:
+        return f"{name}:{CARD_CODES[fields['flip_card']]}"
+    return name
+
+
+def _list(mask: int) -> str:
+    return format_mask(mask, ",")
+
+
+def format_position(rules: Rules, fields: dict) -> str:
+    n = fields["nplayers"]
+    parts = [
+        POSITION_TAG,
+        f"rules={rules_to_token(rules)}",
+        f"players={n}",
+        f"dealer={fields['dealer']}",
+        f"turn={fields['to_move']}",
+        f"phase={_phase_token(fields)}",
+        f"turns={fields['turns']}",
+        f"field={_list(fields['field'])}",
+        "hands=" + "|".join(_list(h) for h in fields["hands"]),
+        "captured=" + "|".join(_list(c) for c in fields["captured"]),
+        "stock=" + (",".join(CARD_CODES[c] for c in fields["stock"]) or "-"),
+        "go=" + ",".join(map(str, fields["go_counts"])),
+        "lastgo=" + ",".join(map(str, fields["last_go_scores"])),
+        "fliponly=" + ",".join(map(str, fields["flip_only"])),
+    ]
+    if PHASE_NAMES[fields["phase"]] == "over":
+        parts.append(f"winner={'-' if fields['winner'] is None else fields['winner']}")
+        parts.append(f"points={fields['points']}")
+    return " ".join(parts)
+
+
+def parse_position(text: str) -> tuple[Rules, dict]:
+    """Parse a position string into ``(rules, fields)``; raises :class:`PositionError`
+    naming the part that is wrong."""
+    tok = _tokens(text, POSITION_TAG, _POSITION_KEYS)
+    rules = rules_from_token(tok["rules"])
+    n = _int(tok["players"], "players", 2, 4)
+    try:
+        rules.check_players(n)
+    except RulesError as exc:
+        raise PositionError(str(exc), "players") from None
+    phase, flip_card = _phase(tok["phase"])
+    fields = dict(
+        nplayers=n,
+        dealer=_int(tok["dealer"], "dealer", 0, n - 1),
+        to_move=_int(tok["turn"], "turn", 0, n - 1),
+        phase=phase,
+        flip_card=flip_card,
+        turns=_int(tok["turns"], "turns", 0, 10000),
+        go_counts=_ints(tok["go"], "go", n, 0, 100),
+        last_go_scores=_ints(tok["lastgo"], "lastgo", n, 0, 10000),
+        flip_only=_ints(tok["fliponly"], "fliponly", n, 0, 10),
+        winner=None,
+        points=0,
+    )
+    seen: dict[int, str] = {}
+
+    def claim(cards: list[int], where: str) -> int:
+        mask = _mask_of(cards, where)
+        for c in cards:
+            if c in seen:
+                raise PositionError(f"card {CARD_CODES[c]} appears twice (also in {seen[c]})", where)
+            seen[c] = where
+        return mask
+
+    if flip_card is not None:
+        claim([flip_card], "phase")
+    fields["field"] = claim(_cards(tok["field"], "field"), "field")
+    fields["hands"] = [claim(_cards(h, "hands"), "hands")
+                       for h in _per_player(tok["hands"], "hands", n)]
+    fields["captured"] = [claim(_cards(c, "captured"), "captured")
+                          for c in _per_player(tok["captured"], "captured", n)]
+    stock = _cards(tok["stock"], "stock")
+    claim(stock, "stock")
+    fields["stock"] = stock
+    pack = set(range(50 if rules.bonus_cards else 48))
+    extra = sorted(set(seen) - pack)
+    if extra:
+        raise PositionError(
+            f"{', '.join(CARD_CODES[c] for c in extra)} not in the pack of these rules (no bonus cards)",
+            seen[extra[0]])
+    missing = sorted(pack - set(seen))
+    if missing:
+        raise PositionError(
+            f"{len(missing)} card(s) missing from the position: {', '.join(CARD_CODES[c] for c in missing)}",
+            "cards")
+    if phase == 1 and flip_card is None:
+        raise PositionError("phase flip needs the flipped card", "phase")
+    if flip_card is not None and not fields["field"] & _month_mask(flip_card):
+        raise PositionError(f"the flipped card {CARD_CODES[flip_card]} matches no field card", "phase")
+    if PHASE_NAMES[phase] == "over":
+        winner = tok.get("winner", "-")
+        fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
+        fields["points"] = _int(tok.get("points", "0"), "points", 0, 10 ** 6)
+    elif "winner" in tok or "points" in tok:
+        raise PositionError("winner/points are only given when phase=over", "winner")
+    return rules, fields
+
+
+def _month_mask(card: int) -> int:
+    if card >= 48:
+        return 0
+    return 0xF << (card // 4 * 4)
+
+
+def format_view(rules: Rules, fields: dict, seat: int) -> str:
+    n = fields["nplayers"]
+    parts = [
+        VIEW_TAG,
+        f"rules={rules_to_token(rules)}",
+        f"players={n}",
+        f"seat={seat}",
+        f"dealer={fields['dealer']}",
+        f"turn={fields['to_move']}",
+        f"phase={_phase_token(fields)}",
+        f"turns={fields['turns']}",
+        f"field={_list(fields['field'])}",
+        f"hand={_list(fields['hands'][seat])}",
+        "hands=" + ",".join(str(bin(h).count('1')) for h in fields["hands"]),
+        "captured=" + "|".join(_list(c) for c in fields["captured"]),
+        f"stock={len(fields['stock'])}",
+        "go=" + ",".join(map(str, fields["go_counts"])),
+        "lastgo=" + ",".join(map(str, fields["last_go_scores"])),
+        "fliponly=" + ",".join(map(str, fields["flip_only"])),
+    ]
+    if PHASE_NAMES[fields["phase"]] == "over":
+        parts.append(f"winner={'-' if fields['winner'] is None else fields['winner']}")
+        parts.append(f"points={fields['points']}")
+    return " ".join(parts)
+
+
+def parse_view(text: str) -> tuple[Rules, dict]:
+    """Parse a view string into ``(rules, fields)``.  ``fields`` has the seat's
+    ``hand`` mask, ``hand_counts`` for every seat and ``stock_count``;
+    unknown cards are those in no visible place."""
+    tok = _tokens(text, VIEW_TAG, _VIEW_KEYS)
+    rules = rules_from_token(tok["rules"])
+    n = _int(tok["players"], "players", 2, 4)
+    try:
+        rules.check_players(n)
+    except RulesError as exc:
+        raise PositionError(str(exc), "players") from None
+    seat = _int(tok["seat"], "seat", 0, n - 1)
+    phase, flip_card = _phase(tok["phase"])
+    fields = dict(
+        nplayers=n, seat=seat,
+        dealer=_int(tok["dealer"], "dealer", 0, n - 1),
+        to_move=_int(tok["turn"], "turn", 0, n - 1),
+        phase=phase, flip_card=flip_card,
+        turns=_int(tok["turns"], "turns", 0, 10000),
+        hand_counts=_ints(tok["hands"], "hands", n, 0, 50),
+        stock_count=_int(tok["stock"], "stock", 0, 50),
+        go_counts=_ints(tok["go"], "go", n, 0, 100),
+        last_go_scores=_ints(tok["lastgo"], "lastgo", n, 0, 10000),
+        flip_only=_ints(tok["fliponly"], "fliponly", n, 0, 10),
+        winner=None, points=0,
+    )
+    seen: dict[int, str] = {}
+
+    def claim(cards: list[int], where: str) -> int:
+        mask = _mask_of(cards, where)
+        for c in cards:
+            if c in seen:
+                raise PositionError(f"card {CARD_CODES[c]} appears twice (also in {seen[c]})", where)
+            seen[c] = where
+        return mask
+
+    if flip_card is not None:
+        claim([flip_card], "phase")
+    fields["field"] = claim(_cards(tok["field"], "field"), "field")
+    fields["hand"] = claim(_cards(tok["hand"], "hand"), "hand")
+    fields["captured"] = [claim(_cards(c, "captured"), "captured")
+                          for c in _per_player(tok["captured"], "captured", n)]
+    own = bin(fields["hand"]).count("1")
+    if fields["hand_counts"][seat] != own:
+        raise PositionError(f"seat {seat} holds {own} cards but hands says {fields['hand_counts'][seat]}", "hands")
+    pack = 50 if rules.bonus_cards else 48
+    extra = sorted(c for c in seen if c >= pack)
+    if extra:
+        raise PositionError(f"{CARD_CODES[extra[0]]} is not in the pack of these rules", seen[extra[0]])
+    hidden = pack - len(seen)
+    counted = sum(fields["hand_counts"]) - own + fields["stock_count"]
+    if hidden != counted:
+        raise PositionError(
+            f"{hidden} cards are unseen but the other hands and the stock hold {counted}", "stock")
+    if PHASE_NAMES[phase] == "over":
+        winner = tok.get("winner", "-")
+        fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
+        fields["points"] = _int(tok.get("points", "0"), "points", 0, 10 ** 6)
+    return rules, fields
