@@ -137,6 +137,7 @@ class LegalMoves:
 def _event(t: tuple, turn: int) -> Event:
     kind, player, card, other, cards = t
     name = EVENT_NAMES[kind]
+    code: str | None
     if name == "bomb":
         code = str(card)
     else:
@@ -347,11 +348,11 @@ class Game:
         """The events grouped by turn (the deal's events are turn 0's prelude)."""
         turns: list[Turn] = []
         current: list[Event] = []
-        number = None
+        number = -1
         for ev in self.events():
             if ev.kind == "dealt_bonus":
                 continue
-            if number is None:
+            if number < 0:
                 number = ev.turn
             if ev.turn != number:
                 turns.append(Turn(number, current[0].player, tuple(current)))

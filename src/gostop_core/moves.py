@@ -36,6 +36,7 @@ class Move:
     for a bomb ``month`` holds the month."""
 
     __slots__ = ("code",)
+    code: int  # the uint16 move code of the core
 
     def __init__(self, kind: str, card: str | None = None, target: str | None = None,
                  month: int | None = None):

@@ -12,6 +12,8 @@ number of cards for the other hands and the stock.
 
 from __future__ import annotations
 
+from typing import Any
+
 from gostop_core.cards import CARD_CODES, card_index, format_mask
 from gostop_core.errors import CardCodeError, PositionError, RulesError
 from gostop_core.movegen import PHASE_NAMES
@@ -182,7 +184,7 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     except RulesError as exc:
         raise PositionError(str(exc), "players") from None
     phase, flip_card = _phase(tok["phase"])
-    fields = dict(
+    fields: dict[str, Any] = dict(
         nplayers=n,
         dealer=_int(tok["dealer"], "dealer", 0, n - 1),
         to_move=_int(tok["turn"], "turn", 0, n - 1),
@@ -284,7 +286,7 @@ def parse_view(text: str) -> tuple[Rules, dict]:
         raise PositionError(str(exc), "players") from None
     seat = _int(tok["seat"], "seat", 0, n - 1)
     phase, flip_card = _phase(tok["phase"])
-    fields = dict(
+    fields: dict[str, Any] = dict(
         nplayers=n, seat=seat,
         dealer=_int(tok["dealer"], "dealer", 0, n - 1),
         to_move=_int(tok["turn"], "turn", 0, n - 1),
