@@ -326,13 +326,13 @@ class Game:
         if not self.is_over():
             return None
         n = self.players
-        reason = "draw"
-        for _, _, evs in reversed(self._stack):
+        winner = self._core.winner
+        reason = "draw" if winner is None else "stop"
+        for _, _, evs in self._stack[-1:]:
             for ev in evs:
-                if ev.kind == "stop":
-                    reason = "last_turn_stop" if ev.other else "stop"
-            break
-        return Outcome(self._core.winner, self._core.points,
+                if ev.kind == "stop" and ev.other:
+                    reason = "last_turn_stop"
+        return Outcome(winner, self._core.points,
                        tuple(self._core.score(p) for p in range(n)),
                        tuple(self._core.go_count(p) for p in range(n)), reason)
 

@@ -288,6 +288,8 @@ def _validate(dict values):
         raise RulesError("gwangpalli is four-handed play: it needs allow_4p=1")
     if values["bonus_in_hand"] and not values["bonus_cards"]:
         raise RulesError("bonus_in_hand needs bonus_cards=1")
+    if values["bonus_cards"] and not values["bonus_in_hand"]:
+        raise RulesError("with bonus_cards=1 a bonus card can be dealt to a hand: set bonus_in_hand to 1 or 2")
 
 
 def preset_names():
