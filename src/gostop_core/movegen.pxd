@@ -1,15 +1,15 @@
-# Game state, legal-move generation, apply (copy-make undo), perft and playouts.
+# Game state, legal-move generation, apply (copy-make undo), settlement, perft and playouts.
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from gostop_core.rules cimport RulesC, Rules
 
 cdef enum:
     MAX_PLAYERS = 4
-    MAX_MOVES = 80        # bound on decisions at one node (see generate_moves)
-    MAX_EVENTS = 96       # bound on events one decision can cause (a turn chain)
+    MAX_MOVES = 96        # bound on decisions at one node (see generate_moves)
+    MAX_EVENTS = 128      # bound on events one decision can cause (a turn chain)
 
 cdef enum Phase:
-    PHASE_PLAY = 0         # the player to move plays a hand card, a bomb or a bonus card
-    PHASE_FLIP_CHOICE = 1  # the flipped card matches two or three field cards: pick one
+    PHASE_PLAY = 0         # the player to move plays a hand card, a bomb, a bonus card, a shake...
+    PHASE_FLIP_CHOICE = 1  # the flipped card matches two field cards: pick one
     PHASE_GO_STOP = 2      # the player reached the threshold: Go or Stop
     PHASE_OVER = 3
 
@@ -20,6 +20,8 @@ cdef enum MoveKind:
     MOVE_FLIP = 4    # target: the field card the flipped card takes
     MOVE_GO = 5
     MOVE_STOP = 6
+    MOVE_SHAKE = 7   # card = month 1..12: show three of the month (doubles a win)
+    MOVE_FLIP_ONLY = 8  # use an optional flip-only turn owed after a bomb
 
 cdef enum EventKind:
     EV_DEALT_BONUS = 1  # a bonus card dealt to the field went to the dealer
@@ -30,11 +32,38 @@ cdef enum EventKind:
     EV_BONUS = 6        # a bonus card banked (from the hand or the flip)
     EV_DRAWN = 7        # replacement card drawn into the hand (private)
     EV_BOMB = 8         # bomb of month `card`
-    EV_FLIP_ONLY = 9    # a forced flip-only turn began
+    EV_FLIP_ONLY = 9    # a flip-only turn began
     EV_GO = 10          # `other` = Go count now
     EV_STOP = 11        # `other` = 1 when the stop was automatic (the last turn)
-    EV_DRAW_GAME = 12   # every hand played out, nobody stopped
+    EV_DRAW_GAME = 12   # every hand played out, nobody stopped (nagari)
     EV_TURN_END = 13    # the player's turn ended (after its Go, if any)
+    EV_PPEOK = 14       # the flip matched the pair just made: a stack of month `card` stays
+    EV_TTADAK = 15      # played onto two, the flip was the fourth
+    EV_JJOK = 16        # the flip took the card just played alone (jjok/chok)
+    EV_STACK = 17       # a stack of three of month `card` captured with the fourth
+    EV_SSEUL = 18       # the field was emptied
+    EV_SHAKE = 19       # three of month `card` shown
+    EV_CHONGTONG = 20   # four of month `card` in a dealt hand
+    EV_REDEAL = 21      # four of a month on the field: the same dealer deals again
+    EV_CHIPS = 22       # `player` receives `other` chips from each opponent (cards field: reason code)
+    EV_THREE_PPEOK = 23 # a third ppeok ends the hand
+    EV_HAND_END = 24    # family rules: the stock is gone, the hand is scored
+
+cdef enum EndReason:
+    END_NONE = 0
+    END_STOP = 1
+    END_LAST_TURN_STOP = 2
+    END_DRAW = 3          # nagari
+    END_CHONGTONG = 4
+    END_THREE_PPEOK = 5
+    END_FAMILY = 6        # family rules: played out and scored by balances
+
+# Reasons carried by EV_CHIPS (in the event's `cards` field).
+cdef enum ChipReason:
+    CHIPS_FIRST_TURN_PPEOK = 1
+    CHIPS_FIRST_TURN_CAPTURE = 2
+    CHIPS_THREE_PPEOK = 3
+    CHIPS_CHONGTONG = 4
 
 # A move is one uint16: kind << 12 | card << 6 | target.
 cdef inline uint16_t make_move(int kind, int card, int target) noexcept nogil:
@@ -64,6 +93,7 @@ ctypedef struct GameStateC:
     uint64_t hand[MAX_PLAYERS]
     uint64_t captured[MAX_PLAYERS]
     uint64_t field
+    uint64_t turn_bonus      # flipped bonus cards waiting for the turn's captures
     uint8_t stock[50]        # stock[stock_pos] is the top card
     int8_t stock_len
     int8_t stock_pos
@@ -73,15 +103,50 @@ ctypedef struct GameStateC:
     int8_t phase
     int8_t flip_card         # the flipped card awaiting PHASE_FLIP_CHOICE, else GS_NO_CARD
     int8_t winner            # -1 while playing or after a drawn hand
+    int8_t played_card       # this turn's played card still on the field, else GS_NO_CARD
+    int8_t played_target     # the field card it was placed on (a waiting pair), else GS_NO_CARD
+    int8_t end_reason
+    int8_t stake_doublings   # nagari doublings carried into this hand
+    uint8_t turn_flags       # ppeok/ttadak/jjok/stack of the turn in progress
+    int8_t stack_bonus_month[2]  # the stack month X2 / X3 sits with on the field (0: none)
     int8_t go_count[MAX_PLAYERS]
-    int8_t flip_only[MAX_PLAYERS]   # forced flip-only turns still owed (after a bomb)
+    int8_t flip_only[MAX_PLAYERS]   # flip-only turns still owed (after a bomb)
+    int8_t bombs[MAX_PLAYERS]
+    int8_t ppeoks[MAX_PLAYERS]
+    int8_t turns_played[MAX_PLAYERS]
+    uint16_t shaken[MAX_PLAYERS]    # bit m: month m shown by a shake
     int16_t last_go_score[MAX_PLAYERS]
     int16_t turns            # completed turns
-    int32_t points           # the winner's points
+    int32_t points           # the winner's points (the basic payment)
+    int32_t chips[MAX_PLAYERS]   # chips won (+) or paid (-) in this hand; family: balances
+
+ctypedef struct SettlementC:
+    int32_t winner
+    int32_t base             # the winner's points after Go: the basic payment
+    int32_t score            # the winner's card score
+    int32_t pay[MAX_PLAYERS]       # what each opponent pays the winner
+    int32_t multiplier[MAX_PLAYERS]
+    uint32_t reasons[MAX_PLAYERS]  # SETTLE_* bits applied to each opponent
+    int32_t sake_as_junk     # the winner's flexible-card assignment used
+    int32_t bridge_as_junk
+
+cdef enum SettleReason:
+    SETTLE_SHAKE = 1
+    SETTLE_BOMB = 2
+    SETTLE_NAGARI = 4
+    SETTLE_JOKER_DOUBLE = 8
+    SETTLE_GWANG_BAK = 16
+    SETTLE_GWANG_BAK_PLUS_TWO = 32
+    SETTLE_PI_BAK = 64
+    SETTLE_MONG_BAK = 128
+    SETTLE_GO_BAK = 256
+    SETTLE_PAYS_THIRD = 512   # this Go caller also pays the third player's share
+    SETTLE_COVERED = 1024     # the Go caller pays this player's share
 
 cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noexcept nogil
 cdef bint is_legal(const GameStateC* s, const RulesC* r, uint16_t move) noexcept nogil
 cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* log) noexcept nogil
 cdef uint64_t perft_count(const GameStateC* s, const RulesC* r, int depth, bint bulk) noexcept nogil
-cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed, int dealer, EventLog* log) noexcept nogil
+cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed, int dealer, int stake_doublings, EventLog* log) noexcept nogil
 cdef int32_t player_score(const GameStateC* s, const RulesC* r, int player) noexcept nogil
+cdef void settle(const GameStateC* s, const RulesC* r, int winner, SettlementC* out) noexcept nogil

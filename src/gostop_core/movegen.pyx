@@ -1,4 +1,4 @@
-"""The game state in C: seeded deal, legal moves, apply, perft and random playouts.
+"""The game state in C: seeded deal, legal moves, apply, settlement, perft and playouts.
 
 Undo is copy-make: the state is a small plain struct (about 150 bytes), so a
 search copies it before applying a move and the Python layer keeps snapshots.
@@ -11,28 +11,46 @@ from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes
 
 from gostop_core.cards cimport (
     GS_BIT, GS_MONTH_MASK, GS_NO_CARD, GS_CARD_X2, GS_CARD_X3, GS_MASK_BONUS,
-    GS_MASK_SINGLE_JUNK, GS_MASK_DOUBLE_JUNK, GS_NUM_MONTH_CARDS,
+    GS_MASK_SINGLE_JUNK, GS_MASK_DOUBLE_JUNK, GS_NUM_MONTH_CARDS, GS_MASK_MONTH_CARDS,
+    GS_MASK_BRIGHT, GS_MASK_SAKE_CUP, GS_MASK_BRIDGE,
     gs_popcount, gs_lowest, same_month,
 )
 from gostop_core.rules cimport (
     RulesC, Rules, rules_threshold, rules_hand_size, rules_field_size,
     BONUS_HAND_NONE, GO_CASUAL, GO_TRADITIONAL, GO_STANDARD, GO_MULTIPLY,
+    PPEOK_FLIP_STAYS, FLIPPED_BONUS_FLIP_AGAIN, BONUS_EFFECT_DOUBLE_PAYMENT,
+    BONUS_EFFECT_BRIGHT_PROTECTION, PAY_SCORE_ONCE, PAY_EACH_OPPONENT, PAY_FAMILY_BALANCE,
+    GWANG_BAK_DOUBLE, GWANG_BAK_PLUS_TWO,
 )
-from gostop_core.scoring cimport score_total
+from gostop_core.scoring cimport ScoreC, score_total, score_pile, score_assignment, max_junk_value
 
 from gostop_core.errors import IllegalMoveError, GameOverError, RulesError
 
 # Python-visible copies of the C enums.
 PLAY, FLIP_CHOICE, GO_STOP, OVER = PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER
 PHASE_NAMES = ("play", "flip", "gostop", "over")
-KIND_PLAY, KIND_BONUS, KIND_BOMB, KIND_FLIP, KIND_GO, KIND_STOP = (
-    MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP)
+KIND_PLAY, KIND_BONUS, KIND_BOMB, KIND_FLIP, KIND_GO, KIND_STOP, KIND_SHAKE, KIND_FLIP_ONLY = (
+    MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE, MOVE_FLIP_ONLY)
 NO_CARD = GS_NO_CARD
 EVENT_NAMES = {
     EV_DEALT_BONUS: "dealt_bonus", EV_PLAYED: "played", EV_FLIPPED: "flipped",
     EV_CAPTURED: "captured", EV_STOLEN: "stolen", EV_BONUS: "bonus", EV_DRAWN: "drawn",
     EV_BOMB: "bomb", EV_FLIP_ONLY: "flip_only", EV_GO: "go", EV_STOP: "stop",
-    EV_DRAW_GAME: "draw", EV_TURN_END: "turn_end",
+    EV_DRAW_GAME: "draw", EV_TURN_END: "turn_end", EV_PPEOK: "ppeok", EV_TTADAK: "ttadak",
+    EV_JJOK: "jjok", EV_STACK: "stack", EV_SSEUL: "sseul", EV_SHAKE: "shake",
+    EV_CHONGTONG: "chongtong", EV_REDEAL: "redeal", EV_CHIPS: "chips",
+    EV_THREE_PPEOK: "three_ppeok", EV_HAND_END: "hand_end",
+}
+END_REASON_NAMES = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
+CHIP_REASON_NAMES = {CHIPS_FIRST_TURN_PPEOK: "first_turn_ppeok",
+                     CHIPS_FIRST_TURN_CAPTURE: "first_turn_capture",
+                     CHIPS_THREE_PPEOK: "three_ppeok", CHIPS_CHONGTONG: "chongtong"}
+SETTLE_REASON_NAMES = {
+    SETTLE_SHAKE: "shake", SETTLE_BOMB: "bomb", SETTLE_NAGARI: "nagari",
+    SETTLE_JOKER_DOUBLE: "double_joker", SETTLE_GWANG_BAK: "gwang_bak",
+    SETTLE_GWANG_BAK_PLUS_TWO: "gwang_bak_plus_two", SETTLE_PI_BAK: "pi_bak",
+    SETTLE_MONG_BAK: "mong_bak", SETTLE_GO_BAK: "go_bak", SETTLE_PAYS_THIRD: "pays_third",
+    SETTLE_COVERED: "covered_by_go_caller",
 }
 STATE_SIZE = sizeof(GameStateC)
 
@@ -70,18 +88,32 @@ cdef inline void log_event(EventLog* log, int kind, int player, int card, int ot
     log.n += 1
 
 
+# Flags of the turn in progress (GameStateC.turn_flags).
+cdef enum:
+    TF_PPEOK = 1
+    TF_TTADAK = 2
+    TF_JJOK = 4
+    TF_STACK = 8
+    TF_SSEUL = 16
+    TF_CAPTURED = 32
+
+
 # ---------------------------------------------------------------- deal
-cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed, int dealer,
+cdef inline int month_with_four(uint64_t cards) noexcept nogil:
+    """The first month with all four cards in ``cards``, else 0."""
+    cdef int m
+    for m in range(1, 13):
+        if cards & GS_MONTH_MASK(m) == GS_MONTH_MASK(m):
+            return m
+    return 0
+
+
+cdef void deal_once(GameStateC* s, const RulesC* r, int nplayers, uint64_t* rng, int dealer,
                     EventLog* log) noexcept nogil:
-    """Shuffle with ``seed`` and deal.  Hands are dealt seat by seat, then the
-    field, the rest is the stock (top first).  A bonus card on the field goes to
-    the dealer and the field is topped up from the stock.  Returns 0."""
+    # Shuffle the pack and deal seat by seat, then the field; the rest is the stock.
     cdef uint8_t deck[50]
-    cdef int n = 0, i, j, p, hand_size, field_size, pos
+    cdef int n = 0, i, j, p, hand_size, field_size, pos, card
     cdef uint8_t tmp
-    cdef uint64_t rng = seed
-    cdef int card
-    memset(s, 0, sizeof(GameStateC))
     for i in range(48):
         deck[n] = i
         n += 1
@@ -90,7 +122,7 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
         deck[n + 1] = GS_CARD_X3
         n += 2
     for i in range(n - 1, 0, -1):
-        j = bounded(&rng, i + 1)
+        j = bounded(rng, i + 1)
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
@@ -98,9 +130,11 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
     field_size = rules_field_size(r, nplayers)
     pos = 0
     for p in range(nplayers):
+        s.hand[p] = 0
         for i in range(hand_size):
             s.hand[p] |= GS_BIT(deck[pos])
             pos += 1
+    s.field = 0
     for i in range(field_size):
         s.field |= GS_BIT(deck[pos])
         pos += 1
@@ -108,12 +142,6 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
     for i in range(s.stock_len):
         s.stock[i] = deck[pos + i]
     s.stock_pos = 0
-    s.nplayers = nplayers
-    s.dealer = dealer
-    s.to_move = dealer
-    s.phase = PHASE_PLAY
-    s.flip_card = GS_NO_CARD
-    s.winner = -1
     # bonus cards cannot be matched: the dealer takes them, the field is topped up
     while s.field & GS_MASK_BONUS and s.stock_pos < s.stock_len:
         card = gs_lowest(s.field & GS_MASK_BONUS)
@@ -122,16 +150,74 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
         log_event(log, EV_DEALT_BONUS, dealer, card, 0, GS_BIT(card))
         s.field |= GS_BIT(s.stock[s.stock_pos])
         s.stock_pos += 1
-    return 0
+
+
+cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed, int dealer,
+                    int stake_doublings, EventLog* log) noexcept nogil:
+    """Shuffle with ``seed`` and deal.  Four of a month on the field voids the deal
+    where the rules say so (the same dealer deals again, the shuffle continuing
+    from the same random stream); chongtong ends the hand at once.  Returns the
+    number of redeals."""
+    cdef uint64_t rng = seed
+    cdef int redeals = 0, p, q, m, holders = 0, amount, first = -1, i
+    memset(s, 0, sizeof(GameStateC))
+    s.nplayers = nplayers
+    s.dealer = dealer
+    s.to_move = dealer
+    s.phase = PHASE_PLAY
+    s.flip_card = GS_NO_CARD
+    s.played_card = GS_NO_CARD
+    s.played_target = GS_NO_CARD
+    s.winner = -1
+    s.stake_doublings = stake_doublings
+    while True:
+        for p in range(MAX_PLAYERS):
+            s.captured[p] = 0
+        if log != NULL:
+            log.n = 0
+        deal_once(s, r, nplayers, &rng, dealer, log)
+        if r.four_on_field_redeal and month_with_four(s.field & GS_MASK_MONTH_CARDS):
+            redeals += 1
+            continue
+        break
+    if redeals:
+        log_event(log, EV_REDEAL, dealer, GS_NO_CARD, redeals, 0)
+    if r.chongtong:
+        for i in range(nplayers):
+            p = (dealer + i) % nplayers
+            m = month_with_four(s.hand[p] & GS_MASK_MONTH_CARDS)
+            if m:
+                holders |= 1 << p
+                log_event(log, EV_CHONGTONG, p, m, 0, GS_MONTH_MASK(m))
+                if first < 0:
+                    first = p
+        if holders:
+            amount = r.chongtong_chips if r.chongtong_chips else rules_threshold(r, nplayers)
+            s.phase = PHASE_OVER
+            s.end_reason = END_CHONGTONG
+            if holders == (1 << nplayers) - 1:
+                s.winner = -1  # every player holds a quad: the payments cancel
+            else:
+                s.winner = first
+                s.points = amount
+                for p in range(nplayers):
+                    if not holders & (1 << p):
+                        continue
+                    for q in range(nplayers):
+                        if not holders & (1 << q):
+                            s.chips[q] -= amount
+                            s.chips[p] += amount
+                    log_event(log, EV_CHIPS, p, GS_NO_CARD, amount, CHIPS_CHONGTONG)
+    return redeals
 
 
 # ---------------------------------------------------------------- moves
 cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noexcept nogil:
     """Write the legal decisions to ``out``; return how many.
 
-    At most 12 months x 4 (hand card, field card) pairs + 12 bombs + 2 bonus
-    cards = 62 < MAX_MOVES."""
-    cdef int n = 0, p = s.to_move, card, target, month
+    At most 12 months x 4 (hand card, field card) pairs + 3 bombs + 3 shakes +
+    2 bonus cards + 1 flip-only turn < MAX_MOVES."""
+    cdef int n = 0, p = s.to_move, card, target, month, k
     cdef uint64_t hand, matches, rest, month_mask
     if s.phase == PHASE_PLAY:
         hand = s.hand[p]
@@ -147,7 +233,8 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
             card = gs_lowest(rest)
             rest &= rest - 1
             matches = s.field & same_month(card)
-            if gs_popcount(matches) <= 1:
+            k = gs_popcount(matches)
+            if k <= 1 or (k == 3 and r.field_stacks):
                 out[n] = make_move(MOVE_PLAY, card, GS_NO_CARD)
                 n += 1
             else:
@@ -156,12 +243,21 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
                     matches &= matches - 1
                     out[n] = make_move(MOVE_PLAY, card, target)
                     n += 1
-        if r.bomb:
+        if r.bomb or r.shaking:
             for month in range(1, 13):
                 month_mask = GS_MONTH_MASK(month)
-                if gs_popcount(hand & month_mask) == 3 and gs_popcount(s.field & month_mask) == 1:
+                k = gs_popcount(hand & month_mask)
+                if k < 3:
+                    continue
+                if r.bomb and k == 3 and gs_popcount(s.field & month_mask) == 1:
                     out[n] = make_move(MOVE_BOMB, month, GS_NO_CARD)
                     n += 1
+                if r.shaking and not (s.shaken[p] & (1 << month)):
+                    out[n] = make_move(MOVE_SHAKE, month, GS_NO_CARD)
+                    n += 1
+        if r.bomb_flip_only_optional and s.flip_only[p] > 0 and s.stock_pos < s.stock_len:
+            out[n] = make_move(MOVE_FLIP_ONLY, GS_NO_CARD, GS_NO_CARD)
+            n += 1
     elif s.phase == PHASE_FLIP_CHOICE:
         matches = s.field & same_month(s.flip_card)
         while matches:
@@ -192,6 +288,7 @@ cdef int32_t player_score(const GameStateC* s, const RulesC* r, int player) noex
 cdef inline void capture(GameStateC* s, int p, uint64_t cards, EventLog* log) noexcept nogil:
     s.field &= ~cards
     s.captured[p] |= cards
+    s.turn_flags |= TF_CAPTURED
     log_event(log, EV_CAPTURED, p, GS_NO_CARD, 0, cards)
 
 
@@ -217,6 +314,33 @@ cdef void steal_junk(GameStateC* s, int p, EventLog* log) noexcept nogil:
         log_event(log, EV_STOLEN, p, card, q, GS_BIT(card))
 
 
+cdef void collect_chips(GameStateC* s, int p, int amount, int reason, EventLog* log) noexcept nogil:
+    """Each opponent pays ``amount`` chips to ``p`` at once (special events)."""
+    cdef int q
+    for q in range(s.nplayers):
+        if q != p:
+            s.chips[q] -= amount
+            s.chips[p] += amount
+    log_event(log, EV_CHIPS, p, GS_NO_CARD, amount, reason)
+
+
+cdef void capture_stack(GameStateC* s, const RulesC* r, int p, int month, uint64_t extra,
+                        EventLog* log) noexcept nogil:
+    """The fourth card (``extra``) takes a stack of three, with any bonus card
+    that sits with the stack; steals where the rules say so."""
+    cdef uint64_t cards = (s.field & GS_MONTH_MASK(month)) | extra
+    cdef int b
+    for b in range(2):
+        if s.stack_bonus_month[b] == month:
+            cards |= GS_BIT(GS_CARD_X2 + b)
+            s.stack_bonus_month[b] = 0
+    log_event(log, EV_STACK, p, month, 0, cards)
+    capture(s, p, cards, log)
+    s.turn_flags |= TF_STACK
+    if r.stack_steal:
+        steal_junk(s, p, log)
+
+
 cdef inline bint no_turns_left(const GameStateC* s) noexcept nogil:
     """True when nobody has a turn left: every hand is empty (a bonus card left in
     a hand is still a turn) and no flip-only turn could still flip a card."""
@@ -229,103 +353,346 @@ cdef inline bint no_turns_left(const GameStateC* s) noexcept nogil:
 
 
 cdef int32_t go_points(int32_t score, int gos, const RulesC* r) noexcept nogil:
-    """The winner's points for ``score`` after ``gos`` Goes (points-based schemes)."""
+    """The winner's points for ``score`` after ``gos`` Goes: the basic payment."""
     cdef int32_t total, i
     if r.go_scheme == GO_CASUAL:
+        # +1 per Go; from the 4th Go on the total doubles at each Go (000)
         total = score + gos
         for i in range(3, gos):
             total *= 2
         return total
     if r.go_scheme == GO_STANDARD:
+        # +1, +2; the third Go doubles; beyond, x(Goes - 1) (002-004)
         total = score + gos
         if gos == 3:
             total *= 2
         elif gos > 3:
-            total *= (gos - 1)
+            total *= gos - 1
         return total
     if r.go_scheme == GO_TRADITIONAL:
-        total = score + (gos if gos < 3 else 2)
+        # +1 / +2 chips for one / two Goes; three Goes pay double, x2 again per Go beyond (001)
+        if gos < 3:
+            return score + gos
+        total = score
         for i in range(2, gos):
             total *= 2
         return total
-    # GO_MULTIPLY
+    # GO_MULTIPLY (001 variant): one chip for one Go, then x(Goes)
     if gos <= 1:
         return score + gos
     return score * gos
 
 
+cdef inline bint holds_effect(uint64_t pile, const RulesC* r, int effect) noexcept nogil:
+    return ((pile & GS_BIT(GS_CARD_X2)) and r.bonus_x2_effect == effect) or \
+           ((pile & GS_BIT(GS_CARD_X3)) and r.bonus_x3_effect == effect)
+
+
+cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sake, int bridge,
+                            SettlementC* out) noexcept nogil:
+    cdef ScoreC sc
+    cdef int q, n = s.nplayers, caller = -1, callers = 0, other = -1, thr, shift
+    cdef int32_t mult, plus
+    cdef uint32_t why
+    memset(out, 0, sizeof(SettlementC))
+    score_assignment(s.captured[w], r, sake, bridge, &sc)
+    out.winner = w
+    out.score = sc.total
+    out.base = go_points(sc.total, s.go_count[w], r)
+    out.sake_as_junk = sc.sake_cup_as_junk
+    out.bridge_as_junk = sc.bridge_as_junk
+    if r.payment != PAY_EACH_OPPONENT:
+        return
+    thr = r.pi_bak_threshold_2p if n == 2 else r.pi_bak_threshold
+    for q in range(n):
+        if q == w:
+            continue
+        mult = 1
+        plus = 0
+        why = 0
+        shift = gs_popcount(s.shaken[w])
+        if shift:
+            why |= SETTLE_SHAKE
+        if r.bomb_counts_as_shake and s.bombs[w]:
+            shift += s.bombs[w]
+            why |= SETTLE_BOMB
+        if s.stake_doublings:
+            shift += s.stake_doublings
+            why |= SETTLE_NAGARI
+        mult <<= shift
+        if holds_effect(s.captured[w], r, BONUS_EFFECT_DOUBLE_PAYMENT):
+            mult *= 2
+            why |= SETTLE_JOKER_DOUBLE
+        if r.gwang_bak and sc.bright_points > 0 and not (s.captured[q] & GS_MASK_BRIGHT) \
+                and not holds_effect(s.captured[q], r, BONUS_EFFECT_BRIGHT_PROTECTION):
+            if r.gwang_bak == GWANG_BAK_DOUBLE:
+                mult *= 2
+                why |= SETTLE_GWANG_BAK
+            else:
+                plus += 2
+                why |= SETTLE_GWANG_BAK_PLUS_TWO
+        if thr and sc.junk_points > 0 and max_junk_value(s.captured[q], r) < thr:
+            mult *= 2
+            why |= SETTLE_PI_BAK
+        if r.mong_bak_animals and sc.animals >= r.mong_bak_animals:
+            mult *= 2
+            why |= SETTLE_MONG_BAK
+        if r.go_bak and s.go_count[q] > 0:
+            mult *= 2
+            why |= SETTLE_GO_BAK
+            callers += 1
+            caller = q
+        else:
+            other = q
+        out.multiplier[q] = mult
+        out.pay[q] = out.base * mult + plus
+        out.reasons[q] = why
+    if r.go_bak_pays_third and n == 3 and callers == 1 and other >= 0:
+        # 001: the Go caller pays its own losses and the third player's too
+        out.pay[caller] += out.pay[other]
+        out.pay[other] = 0
+        out.reasons[caller] |= SETTLE_PAYS_THIRD
+        out.reasons[other] |= SETTLE_COVERED
+
+
+cdef void settle(const GameStateC* s, const RulesC* r, int w, SettlementC* out) noexcept nogil:
+    """What every opponent pays winner ``w``.  The winner's flexible cards (9A, 5A)
+    are counted the way that brings in the most; a loser's count as junk where
+    that avoids pi-bak."""
+    cdef SettlementC trial
+    cdef int sake, bridge, sake_options, bridge_options, q
+    cdef int32_t best = -1, total
+    sake_options = 2 if (r.sake_cup_junk and (s.captured[w] & GS_MASK_SAKE_CUP)) else 1
+    bridge_options = 2 if (r.bridge_junk and (s.captured[w] & GS_MASK_BRIDGE)) else 1
+    for sake in range(sake_options):
+        for bridge in range(bridge_options):
+            settle_assignment(s, r, w, sake, bridge, &trial)
+            total = trial.base
+            for q in range(s.nplayers):
+                total += trial.pay[q]
+            if total > best:
+                best = total
+                out[0] = trial
+
+
 cdef void finish(GameStateC* s, const RulesC* r, int p, bint automatic, EventLog* log) noexcept nogil:
+    cdef SettlementC st
+    cdef int q
+    settle(s, r, p, &st)
     s.winner = p
-    s.points = go_points(player_score(s, r, p), s.go_count[p], r)
+    s.points = st.base
     s.phase = PHASE_OVER
+    s.end_reason = END_LAST_TURN_STOP if automatic else END_STOP
+    if r.payment == PAY_EACH_OPPONENT:
+        for q in range(s.nplayers):
+            s.chips[q] -= st.pay[q]
+            s.chips[p] += st.pay[q]
+    else:
+        s.chips[p] += st.base  # the score, once (casual)
     log_event(log, EV_STOP, p, GS_NO_CARD, 1 if automatic else 0, 0)
+
+
+cdef void finish_played_out(GameStateC* s, const RulesC* r, int p, EventLog* log) noexcept nogil:
+    """Every hand is played out.  With Go/Stop nobody stopped: a drawn hand
+    (nagari).  Family rules: card points and set bonuses against 240 / players."""
+    cdef ScoreC sc
+    cdef int q, n = s.nplayers, best = -1, ties = 0
+    cdef int32_t total[MAX_PLAYERS]
+    cdef int32_t bonus[MAX_PLAYERS]
+    cdef int32_t bonus_sum = 0, deck, target
+    s.phase = PHASE_OVER
+    s.winner = -1
+    s.points = 0
+    if r.payment != PAY_FAMILY_BALANCE:
+        s.end_reason = END_DRAW
+        log_event(log, EV_DRAW_GAME, p, GS_NO_CARD, 0, 0)
+        return
+    s.end_reason = END_FAMILY
+    deck = 5 * r.family_bright + 10 * r.family_ribbon + 9 * r.family_animal
+    target = deck // n
+    for q in range(n):
+        score_pile(s.captured[q], r, &sc)
+        total[q] = sc.total
+        bonus[q] = sc.family_set_bonus
+        bonus_sum += bonus[q]
+    for q in range(n):
+        s.chips[q] = total[q] + bonus[q] * (n - 1) - (bonus_sum - bonus[q]) - target
+        if best < 0 or s.chips[q] > s.chips[best]:
+            best = q
+            ties = 0
+        elif s.chips[q] == s.chips[best]:
+            ties += 1
+    if not ties:
+        s.winner = best
+        s.points = s.chips[best]
+    log_event(log, EV_HAND_END, p, GS_NO_CARD, 0, 0)
 
 
 # Stages of the forced sequence that follows a decision.
 cdef enum:
     STAGE_FLIP = 0
-    STAGE_END_TURN = 1
-    STAGE_ADVANCE = 2
+    STAGE_RESOLVE = 1
+    STAGE_END_TURN = 2
+    STAGE_ADVANCE = 3
+
+
+cdef void resolve_turn(GameStateC* s, const RulesC* r, int p, EventLog* log) noexcept nogil:
+    """After the flip: the waiting pair is captured, flipped bonus cards banked,
+    and the turn's steals and chip payments made."""
+    cdef int b, steals = 0, i
+    cdef bint exempt
+    cdef uint64_t rest
+    if s.played_card != GS_NO_CARD:
+        if s.played_target != GS_NO_CARD:
+            capture(s, p, GS_BIT(s.played_card) | GS_BIT(s.played_target), log)
+        s.played_card = GS_NO_CARD
+        s.played_target = GS_NO_CARD
+    if s.turn_bonus:
+        rest = s.turn_bonus
+        s.captured[p] |= s.turn_bonus
+        s.turn_bonus = 0
+        while rest:
+            b = gs_lowest(rest)
+            rest &= rest - 1
+            log_event(log, EV_BONUS, p, b, 0, GS_BIT(b))
+    if r.sseul_steal and (s.turn_flags & TF_CAPTURED) and not (s.field & GS_MASK_MONTH_CARDS):
+        s.turn_flags |= TF_SSEUL
+        log_event(log, EV_SSEUL, p, GS_NO_CARD, 0, 0)
+    # the last player's last turn: sseul, ttadak and jjok steal nothing (001)
+    exempt = r.last_turn_no_steal and no_turns_left(s)
+    if not exempt:
+        if (s.turn_flags & TF_TTADAK) and r.ttadak_steal:
+            steals += 1
+        if (s.turn_flags & TF_JJOK) and r.jjok_steal:
+            steals += 1
+        if s.turn_flags & TF_SSEUL:
+            steals += 1
+    for i in range(steals):
+        steal_junk(s, p, log)
+    if s.turns_played[p] == 0:
+        if (s.turn_flags & TF_PPEOK) and r.first_turn_ppeok_chips:
+            collect_chips(s, p, r.first_turn_ppeok_chips, CHIPS_FIRST_TURN_PPEOK, log)
+        if (s.turn_flags & (TF_TTADAK | TF_STACK | TF_JJOK)) and r.first_turn_capture_chips:
+            collect_chips(s, p, r.first_turn_capture_chips, CHIPS_FIRST_TURN_CAPTURE, log)
+    if s.turn_flags & TF_PPEOK:
+        s.ppeoks[p] += 1
+    s.turns_played[p] += 1
+    s.turn_flags = 0
 
 
 cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) noexcept nogil:
-    """Run flips, turn ends and flip-only turns until a decision is due or the hand ends."""
-    cdef int p, card, q, i
-    cdef uint64_t matches
+    """Run flips, turn ends and forced flip-only turns until a decision is due or
+    the hand ends."""
+    cdef int p, card, q, i, month, b
+    cdef uint64_t matches, fmask, fbit, rest
     cdef int32_t sc
+    cdef int k
     while True:
         p = s.to_move
         if stage == STAGE_FLIP:
-            stage = STAGE_END_TURN
+            stage = STAGE_RESOLVE
             while s.stock_pos < s.stock_len:
                 card = s.stock[s.stock_pos]
                 s.stock_pos += 1
-                log_event(log, EV_FLIPPED, p, card, 0, GS_BIT(card))
-                if GS_BIT(card) & GS_MASK_BONUS:
-                    s.captured[p] |= GS_BIT(card)
-                    log_event(log, EV_BONUS, p, card, 0, GS_BIT(card))
-                    continue  # banked; flip again
-                matches = s.field & same_month(card)
-                if matches == 0:
-                    s.field |= GS_BIT(card)
-                elif gs_popcount(matches) == 1:
-                    capture(s, p, matches | GS_BIT(card), log)
+                fbit = GS_BIT(card)
+                log_event(log, EV_FLIPPED, p, card, 0, fbit)
+                if fbit & GS_MASK_BONUS:
+                    if r.flipped_bonus == FLIPPED_BONUS_FLIP_AGAIN:
+                        s.captured[p] |= fbit
+                        log_event(log, EV_BONUS, p, card, 0, fbit)
+                    else:
+                        s.turn_bonus |= fbit  # banked with the turn's captures
+                    continue  # flip again
+                fmask = same_month(card)
+                month = card // 4 + 1
+                matches = s.field & fmask
+                k = gs_popcount(matches)
+                if s.played_card != GS_NO_CARD and (fmask & GS_BIT(s.played_card)):
+                    if s.played_target == GS_NO_CARD:
+                        # jjok/chok: the flip takes the card just played, which stood alone
+                        log_event(log, EV_JJOK, p, month, 0, matches | fbit)
+                        capture(s, p, matches | fbit, log)
+                        s.turn_flags |= TF_JJOK
+                    elif k == 3:
+                        # ttadak: played onto two, the flip is the fourth
+                        log_event(log, EV_TTADAK, p, month, 0, matches | fbit)
+                        capture(s, p, matches | fbit, log)
+                        s.turn_flags |= TF_TTADAK
+                    else:
+                        # ppeok: the flip matches the pair just made
+                        log_event(log, EV_PPEOK, p, month, 0, matches | fbit)
+                        if r.ppeok == PPEOK_FLIP_STAYS:
+                            capture(s, p, matches, log)
+                            s.field |= fbit
+                        else:
+                            s.field |= fbit
+                            s.turn_flags |= TF_PPEOK
+                            if r.ppeok_keeps_bonus and s.turn_bonus:
+                                rest = s.turn_bonus
+                                while rest:
+                                    b = gs_lowest(rest)
+                                    rest &= rest - 1
+                                    s.stack_bonus_month[b - GS_CARD_X2] = month
+                                s.field |= s.turn_bonus
+                                s.turn_bonus = 0
+                    s.played_card = GS_NO_CARD
+                    s.played_target = GS_NO_CARD
+                elif k == 0:
+                    s.field |= fbit
+                elif k == 3 and r.field_stacks:
+                    capture_stack(s, r, p, month, fbit, log)
+                elif k == 1:
+                    capture(s, p, matches | fbit, log)
                 else:
                     s.flip_card = card
                     s.phase = PHASE_FLIP_CHOICE
                     return
                 break
+        if stage == STAGE_RESOLVE:
+            stage = STAGE_END_TURN
+            resolve_turn(s, r, p, log)
+            if r.three_ppeok_chips and s.ppeoks[p] >= 3:
+                collect_chips(s, p, r.three_ppeok_chips, CHIPS_THREE_PPEOK, log)
+                log_event(log, EV_THREE_PPEOK, p, GS_NO_CARD, 0, 0)
+                s.turns += 1
+                s.winner = p
+                s.points = r.three_ppeok_chips
+                s.phase = PHASE_OVER
+                s.end_reason = END_THREE_PPEOK
+                return
         if stage == STAGE_END_TURN:
             stage = STAGE_ADVANCE
-            sc = player_score(s, r, p)
-            if sc >= rules_threshold(r, s.nplayers) and (s.go_count[p] == 0 or sc > s.last_go_score[p]):
-                if no_turns_left(s):
-                    # Go would only lead to a drawn hand: the last turn's Stop is automatic.
-                    s.turns += 1
-                    finish(s, r, p, True, log)
+            if r.go_stop:
+                sc = player_score(s, r, p)
+                if sc >= rules_threshold(r, s.nplayers) and (s.go_count[p] == 0 or sc > s.last_go_score[p]):
+                    if no_turns_left(s):
+                        # Go would only lead to a drawn hand: the last turn's Stop is automatic.
+                        s.turns += 1
+                        finish(s, r, p, True, log)
+                        return
+                    s.phase = PHASE_GO_STOP
                     return
-                s.phase = PHASE_GO_STOP
-                return
         # STAGE_ADVANCE: the turn really ends (after a Go, if one was called)
         log_event(log, EV_TURN_END, p, GS_NO_CARD, 0, 0)
         s.turns += 1
         s.phase = PHASE_PLAY
         if no_turns_left(s):
-            s.phase = PHASE_OVER
-            s.winner = -1
-            s.points = 0
-            log_event(log, EV_DRAW_GAME, p, GS_NO_CARD, 0, 0)
+            finish_played_out(s, r, p, log)
             return
         q = p
         for i in range(s.nplayers):
             q = (q + 1) % s.nplayers
-            if s.hand[q] or s.flip_only[q]:
+            if s.hand[q] or (s.flip_only[q] and s.stock_pos < s.stock_len):
                 break
         s.to_move = q
-        if s.flip_only[q] > 0:
+        if s.flip_only[q] > 0 and (not r.bomb_flip_only_optional or not s.hand[q]):
+            # a forced flip-only turn (always in casual; optional ones only with an empty hand)
             s.flip_only[q] -= 1
             log_event(log, EV_FLIP_ONLY, q, GS_NO_CARD, 0, 0)
-            stage = STAGE_FLIP
+            if s.stock_pos < s.stock_len:
+                stage = STAGE_FLIP
+            else:
+                stage = STAGE_RESOLVE
             continue
         return
 
@@ -333,19 +700,30 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
 cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* log) noexcept nogil:
     """Apply a legal decision (the caller checks legality) and everything it forces."""
     cdef int kind = move_kind(move), card = move_card(move), target = move_target(move)
-    cdef int p = s.to_move, month
+    cdef int p = s.to_move, month, k
     cdef uint64_t bit, matches, month_mask
     if kind == MOVE_PLAY:
         bit = GS_BIT(card)
         s.hand[p] &= ~bit
+        s.turn_flags = 0
         log_event(log, EV_PLAYED, p, card, 0, bit)
         matches = s.field & same_month(card)
-        if matches == 0:
+        k = gs_popcount(matches)
+        if k == 0:
             s.field |= bit
-        elif target == GS_NO_CARD:
-            capture(s, p, matches | bit, log)
+            s.played_card = card
+            s.played_target = GS_NO_CARD
+        elif k == 3 and r.field_stacks:
+            capture_stack(s, r, p, card // 4 + 1, bit, log)
         else:
-            capture(s, p, GS_BIT(target) | bit, log)
+            if target == GS_NO_CARD:
+                target = gs_lowest(matches)
+            if r.capture_at_play:
+                capture(s, p, GS_BIT(target) | bit, log)
+            else:
+                s.field |= bit  # the pair waits for the flip
+                s.played_card = card
+                s.played_target = target
         run_forced(s, r, STAGE_FLIP, log)
     elif kind == MOVE_BONUS:
         bit = GS_BIT(card)
@@ -359,22 +737,32 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
             log_event(log, EV_DRAWN, p, card, 0, GS_BIT(card))
             # a free action: the same player still plays a card this turn
         else:
-            run_forced(s, r, STAGE_END_TURN, log)  # empty stock: the banking is the turn
+            run_forced(s, r, STAGE_RESOLVE, log)  # empty stock: the banking is the turn
     elif kind == MOVE_BOMB:
         month = card
         month_mask = GS_MONTH_MASK(month)
+        s.turn_flags = 0
         log_event(log, EV_BOMB, p, month, 0, s.hand[p] & month_mask)
         s.hand[p] &= ~month_mask
         capture(s, p, month_mask, log)
+        s.bombs[p] += 1
         if r.bomb_steal:
             steal_junk(s, p, log)
         s.flip_only[p] += r.bomb_flip_only_turns
+        run_forced(s, r, STAGE_FLIP, log)
+    elif kind == MOVE_SHAKE:
+        s.shaken[p] |= 1 << card
+        log_event(log, EV_SHAKE, p, card, 0, s.hand[p] & GS_MONTH_MASK(card))
+    elif kind == MOVE_FLIP_ONLY:
+        s.flip_only[p] -= 1
+        s.turn_flags = 0
+        log_event(log, EV_FLIP_ONLY, p, GS_NO_CARD, 0, 0)
         run_forced(s, r, STAGE_FLIP, log)
     elif kind == MOVE_FLIP:
         capture(s, p, GS_BIT(target) | GS_BIT(s.flip_card), log)
         s.flip_card = GS_NO_CARD
         s.phase = PHASE_PLAY
-        run_forced(s, r, STAGE_END_TURN, log)
+        run_forced(s, r, STAGE_RESOLVE, log)
     elif kind == MOVE_GO:
         s.go_count[p] += 1
         s.last_go_score[p] = player_score(s, r, p)
@@ -430,8 +818,9 @@ cdef class CoreState:
         self.s.flip_card = GS_NO_CARD
 
     @staticmethod
-    def deal(Rules rules, int nplayers, seed, int dealer=0):
-        """A freshly dealt state and the deal's events."""
+    def deal(Rules rules, int nplayers, seed, int dealer=0, int stake_doublings=0):
+        """A freshly dealt state and the deal's events.  ``stake_doublings`` carries
+        the nagari doublings of a match into this hand's payment."""
         cdef CoreState st = CoreState()
         cdef EventLog log
         cdef uint64_t seed64
@@ -441,10 +830,12 @@ cdef class CoreState:
             raise RulesError(f"dealer {dealer} is not a seat of a {nplayers}-player game")
         if not isinstance(seed, int) or seed < 0 or seed >= 2 ** 64:
             raise ValueError(f"seed must be an integer 0 <= seed < 2**64, got {seed!r}")
+        if not 0 <= stake_doublings <= 20:
+            raise ValueError("stake_doublings must be 0..20")
         seed64 = seed
         log.n = 0
         st.rules = rules
-        deal_cards(&st.s, &rules.c, nplayers, seed64, dealer, &log)
+        deal_cards(&st.s, &rules.c, nplayers, seed64, dealer, stake_doublings, &log)
         return st, _events(&log)
 
     def copy(self):
@@ -539,7 +930,22 @@ cdef class CoreState:
         return [wins[i] for i in range(self.s.nplayers)], draws
 
     def score(self, int player):
-        return player_score(&self.s, &self.rules.c, player)
+        return player_score(&self.s, &self.rules.c, self._seat(player))
+
+    def settlement(self, int winner):
+        """What each opponent would pay ``winner`` if the hand ended now with its
+        Stop: ``{"base", "score", "pay", "multiplier", "reasons"}``."""
+        cdef SettlementC st
+        settle(&self.s, &self.rules.c, self._seat(winner), &st)
+        n = self.s.nplayers
+        return dict(
+            winner=winner, base=st.base, score=st.score,
+            pay=[st.pay[q] for q in range(n)],
+            multiplier=[st.multiplier[q] if q != winner else 1 for q in range(n)],
+            reasons=[[name for bit, name in SETTLE_REASON_NAMES.items() if st.reasons[q] & bit]
+                     for q in range(n)],
+            sake_cup_as_junk=bool(st.sake_as_junk), bridge_as_junk=bool(st.bridge_as_junk),
+        )
 
     # ---- read access (all masks as Python ints)
     @property
@@ -562,6 +968,15 @@ cdef class CoreState:
     def turns(self): return self.s.turns
     @property
     def stock_pos(self): return self.s.stock_pos
+    @property
+    def end_reason(self): return END_REASON_NAMES[self.s.end_reason]
+    @property
+    def stake_doublings(self): return self.s.stake_doublings
+    def chips(self, int p): return self.s.chips[self._seat(p)]
+    def shaken_months(self, int p):
+        return [m for m in range(1, 13) if self.s.shaken[self._seat(p)] & (1 << m)]
+    def bombs(self, int p): return self.s.bombs[self._seat(p)]
+    def ppeoks(self, int p): return self.s.ppeoks[self._seat(p)]
 
     def hand(self, int p): return self.s.hand[self._seat(p)]
     def captured(self, int p): return self.s.captured[self._seat(p)]
@@ -591,6 +1006,16 @@ cdef class CoreState:
             go_counts=[self.s.go_count[p] for p in range(n)],
             last_go_scores=[self.s.last_go_score[p] for p in range(n)],
             flip_only=[self.s.flip_only[p] for p in range(n)],
+            played_card=None if self.s.played_card == GS_NO_CARD else self.s.played_card,
+            played_target=None if self.s.played_target == GS_NO_CARD else self.s.played_target,
+            turn_bonus=self.s.turn_bonus, turn_flags=self.s.turn_flags,
+            stack_bonus=[self.s.stack_bonus_month[b] for b in range(2)],
+            end_reason=self.s.end_reason, stake_doublings=self.s.stake_doublings,
+            shaken=[self.s.shaken[p] for p in range(n)],
+            bombs=[self.s.bombs[p] for p in range(n)],
+            ppeoks=[self.s.ppeoks[p] for p in range(n)],
+            turns_played=[self.s.turns_played[p] for p in range(n)],
+            chips=[self.s.chips[p] for p in range(n)],
         )
 
     @staticmethod
@@ -623,6 +1048,22 @@ cdef class CoreState:
             st.s.go_count[p] = f["go_counts"][p]
             st.s.last_go_score[p] = f["last_go_scores"][p]
             st.s.flip_only[p] = f["flip_only"][p]
+            st.s.shaken[p] = f.get("shaken", [0] * n)[p]
+            st.s.bombs[p] = f.get("bombs", [0] * n)[p]
+            st.s.ppeoks[p] = f.get("ppeoks", [0] * n)[p]
+            st.s.turns_played[p] = f.get("turns_played", [0] * n)[p]
+            st.s.chips[p] = f.get("chips", [0] * n)[p]
+        pc = f.get("played_card")
+        pt = f.get("played_target")
+        st.s.played_card = GS_NO_CARD if pc is None else pc
+        st.s.played_target = GS_NO_CARD if pt is None else pt
+        st.s.turn_bonus = f.get("turn_bonus", 0)
+        st.s.turn_flags = f.get("turn_flags", 0)
+        sb = f.get("stack_bonus", [0, 0])
+        st.s.stack_bonus_month[0] = sb[0]
+        st.s.stack_bonus_month[1] = sb[1]
+        st.s.end_reason = f.get("end_reason", 0)
+        st.s.stake_doublings = f.get("stake_doublings", 0)
         return st
 
     def __eq__(self, other):

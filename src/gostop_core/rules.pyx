@@ -136,10 +136,11 @@ PRESETS = {
     "standard": dict(
         _BASE, rain_ribbon_counts=0, bridge_junk=2, ppeok_keeps_bonus=1, dealer_rule=2,
     ),
-    # the point-counting family variant at the end of 004.
+    # the point-counting family variant at the end of 004 ("the setup is identical":
+    # four of a month dealt to the field is redealt, so every card can be won).
     "family": dict(
         _BASE, allow_4p=1, hand_4p=5, field_4p=8, bonus_cards=0, bonus_to_dealer=0,
-        four_on_field_redeal=0, chongtong=0, dealer_rule=0, family_scoring=1,
+        chongtong=0, dealer_rule=0, family_scoring=1,
         stack_steal=0, ppeok=2, jjok_steal=0, ttadak_steal=0, last_turn_no_steal=0,
         bomb=0, bomb_steal=0, bomb_flip_only_turns=0, shaking=0, bonus_in_hand=0,
         go_stop=0, payment=2, nagari_doubling=0, gwang_bak=0, pi_bak_threshold=0,
@@ -150,16 +151,7 @@ DEFAULT_PRESET = "casual"
 
 # Values the core's turn flow implements today; anything else is refused with a
 # clear UnsupportedRuleError instead of being played wrongly.
-_ENGINE_SUPPORTS = dict(
-    capture_at_play=(1,), field_stacks=(0,), four_on_field_redeal=(0,), chongtong=(0,),
-    ppeok=(0,), stack_steal=(0,), jjok_steal=(0,), ttadak_steal=(0,), sseul_steal=(0,),
-    first_turn_ppeok_chips=(0,), three_ppeok_chips=(0,), first_turn_capture_chips=(0,),
-    bomb_flip_only_optional=(0,), bomb_counts_as_shake=(0,), shaking=(0,),
-    bonus_in_hand=(0, 1), flipped_bonus=(0,), go_stop=(1,), payment=(0,),
-    nagari_doubling=(0,), gwang_bak=(0,), pi_bak_threshold=(0,), pi_bak_threshold_2p=(0,),
-    mong_bak_animals=(0,), go_bak=(0,), go_bak_pays_third=(0,), match_play=(0,),
-    gwangpalli=(0,), showdown=(0,), family_scoring=(0,), bonus_x2_effect=(0,), bonus_x3_effect=(0,),
-)
+_ENGINE_SUPPORTS = dict(gwangpalli=(0,), showdown=(0,))
 
 
 cdef class Rules:
@@ -288,6 +280,8 @@ def _validate(dict values):
         raise RulesError("gwangpalli is four-handed play: it needs allow_4p=1")
     if values["bonus_in_hand"] and not values["bonus_cards"]:
         raise RulesError("bonus_in_hand needs bonus_cards=1")
+    if not values["capture_at_play"] and not values["ppeok"]:
+        raise RulesError("capture_at_play=0 (the pair waits for the flip) needs a ppeok rule (ppeok=1 or 2)")
     if values["bonus_cards"] and not values["bonus_in_hand"]:
         raise RulesError("with bonus_cards=1 a bonus card can be dealt to a hand: set bonus_in_hand to 1 or 2")
 

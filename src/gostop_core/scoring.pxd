@@ -23,3 +23,6 @@ ctypedef struct ScoreC:
 cdef int32_t score_pile(uint64_t pile, const RulesC* r, ScoreC* out) noexcept nogil
 cdef int32_t score_total(uint64_t pile, const RulesC* r) noexcept nogil
 cdef int32_t junk_value(uint64_t pile, const RulesC* r) noexcept nogil
+cdef void score_assignment(uint64_t pile, const RulesC* r, int sake_junk, int bridge_junk,
+                           ScoreC* s) noexcept nogil
+cdef int32_t max_junk_value(uint64_t pile, const RulesC* r) noexcept nogil

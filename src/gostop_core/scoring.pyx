@@ -34,7 +34,7 @@ cdef inline int32_t _bonus_junk(uint64_t pile, const RulesC* r) noexcept nogil:
     return v
 
 
-cdef void _score_assignment(uint64_t pile, const RulesC* r, int sake_junk, int bridge_junk,
+cdef void score_assignment(uint64_t pile, const RulesC* r, int sake_junk, int bridge_junk,
                             ScoreC* s) noexcept nogil:
     cdef uint64_t brights = pile & GS_MASK_BRIGHT
     cdef uint64_t animals = pile & GS_MASK_ANIMAL
@@ -116,12 +116,12 @@ cdef int32_t score_pile(uint64_t pile, const RulesC* r, ScoreC* out) noexcept no
         return out.total
     sake_options = 2 if (r.sake_cup_junk and (pile & GS_MASK_SAKE_CUP)) else 1
     bridge_options = 2 if (r.bridge_junk and (pile & GS_MASK_BRIDGE)) else 1
-    _score_assignment(pile, r, 0, 0, out)
+    score_assignment(pile, r, 0, 0, out)
     for sake in range(sake_options):
         for bridge in range(bridge_options):
             if sake == 0 and bridge == 0:
                 continue
-            _score_assignment(pile, r, sake, bridge, &trial)
+            score_assignment(pile, r, sake, bridge, &trial)
             # strictly better only: ties keep the card an animal
             if trial.total > out.total:
                 out[0] = trial
@@ -220,3 +220,14 @@ cdef Rules _coerce_rules(rules):
     if isinstance(rules, _Rules):
         return <Rules>rules
     return _Rules(rules)
+
+
+cdef int32_t max_junk_value(uint64_t pile, const RulesC* r) noexcept nogil:
+    """Junk count with every flexible card counted as junk where the rules allow
+    (a loser facing pi-bak counts them so, to avoid the penalty)."""
+    cdef int32_t v = junk_value(pile, r)
+    if r.sake_cup_junk and (pile & GS_MASK_SAKE_CUP):
+        v += r.sake_cup_junk
+    if r.bridge_junk and (pile & GS_MASK_BRIDGE):
+        v += r.bridge_junk
+    return v
