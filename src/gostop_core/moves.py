@@ -56,6 +56,14 @@ class Move:
 
     @classmethod
     def from_code(cls, code: int) -> "Move":
+        """The move of a move code; a code that is no move at all (an unknown kind,
+        a card index outside the pack) raises :class:`MoveParseError`."""
+        if not 0 <= code <= 0xFFFF:
+            raise MoveParseError(f"move code {code} out of range")
+        k, c, t = move_parts(code)
+        cards_ok = (1 <= c <= 12) if k == KIND_BOMB else (c < len(CARD_CODES) or c == NO_CARD)
+        if k not in KIND_NAMES or not cards_ok or not (t < len(CARD_CODES) or t == NO_CARD):
+            raise MoveParseError(f"move code {code:#06x} is not a move")
         m = object.__new__(cls)
         object.__setattr__(m, "code", code)
         return m
