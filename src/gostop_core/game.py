@@ -13,7 +13,7 @@ from gostop_core.errors import (
     EmptyHistoryError, GameOverError, IllegalMoveError, PositionError,
 )
 from gostop_core.movegen import (
-    EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
+    CHIP_REASON_NAMES, EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
 )
 from gostop_core.moves import Move, coerce_move
 from gostop_core.notation import format_position, format_view, parse_position
@@ -70,11 +70,33 @@ class Event:
         if k == "stop":
             return f"{who} stopped" + (" (last turn: automatic)" if self.other else "")
         if k == "draw":
-            return "every hand is played out: the hand is drawn"
+            return "every hand is played out and nobody stopped: the hand is drawn (nagari)"
         if k == "dealt_bonus":
             return f"bonus card {self.card} dealt to the field went to the dealer, {who}"
         if k == "turn_end":
             return f"{who}'s turn ends"
+        if k == "ppeok":
+            return f"ppeok: the flip matched {who}'s new pair; the month-{self.card} stack stays"
+        if k == "ttadak":
+            return f"ttadak: {who} took all four of month {self.card}"
+        if k == "jjok":
+            return f"jjok: {who}'s flip took the card just played"
+        if k == "stack":
+            return f"{who} took the month-{self.card} stack ({cards})"
+        if k == "sseul":
+            return f"sseul: {who} swept the field"
+        if k == "shake":
+            return f"{who} shook month {self.card} ({cards})"
+        if k == "chongtong":
+            return f"chongtong: {who} holds all four of month {self.card}"
+        if k == "redeal":
+            return f"four of a month on the field: the deal was void and redealt ({self.other}x)"
+        if k == "chips":
+            return f"{who} receives {self.other} chip(s) from each opponent ({self.card})"
+        if k == "three_ppeok":
+            return f"{who} made a third ppeok: the hand ends"
+        if k == "hand_end":
+            return "the stock is gone: the hand is scored"
         return k
 
 
@@ -89,20 +111,68 @@ class Turn:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a hand ended.  ``winner`` is ``None`` for a drawn hand."""
+    """How a hand ended.  ``winner`` is ``None`` for a drawn hand.
+
+    ``reason`` is ``stop``, ``last_turn_stop``, ``draw`` (nagari), ``chongtong``,
+    ``three_ppeok`` or ``family``.  ``points`` is the winner's basic payment (its
+    score after Goes; family rules: its balance).  ``chips`` is what each seat won
+    (+) or paid (-) in this hand, special-event chips included (casual: the
+    winner's score, nobody pays).  ``settlement`` explains a Stop's payment: the
+    multiplier each opponent paid and why."""
 
     winner: int | None
     points: int
     scores: tuple[int, ...]
     go_counts: tuple[int, ...]
-    reason: str  # "stop", "last_turn_stop" or "draw"
+    reason: str
+    chips: tuple[int, ...] = ()
+    settlement: dict | None = None
+    winner_score: Score | None = None
 
     def as_dict(self) -> dict:
         return {"winner": self.winner, "points": self.points, "scores": list(self.scores),
-                "go_counts": list(self.go_counts), "reason": self.reason}
+                "go_counts": list(self.go_counts), "reason": self.reason,
+                "chips": list(self.chips), "settlement": self.settlement,
+                "winner_score": self.winner_score.as_dict() if self.winner_score else None}
 
     def result(self) -> str:
-        return "draw" if self.winner is None else f"player {self.winner} wins {self.points}"
+        if self.reason == "family":
+            return "balances " + ", ".join(f"player {p}: {c:+d}" for p, c in enumerate(self.chips))
+        if self.winner is None:
+            return "draw (nagari)" if self.reason == "draw" else f"no winner ({self.reason})"
+        return f"player {self.winner} wins {self.points}"
+
+    def report(self, names: list[str] | None = None) -> list[str]:
+        """A human-readable account: the winner, its points by category, each
+        multiplier applied and why, and the chips each player paid or won."""
+        def who(p: int) -> str:
+            return names[p] if names else f"player {p}"
+        lines = []
+        if self.reason == "family":
+            lines.append("the stock is gone: card points against the break-even target")
+        elif self.winner is None:
+            lines.append("nobody stopped: the hand is drawn (nagari)" if self.reason == "draw"
+                         else f"the hand ended without a winner ({self.reason})")
+        else:
+            how = {"stop": "called Stop", "last_turn_stop": "reached the threshold on the last turn",
+                   "chongtong": "held four of a month (chongtong)",
+                   "three_ppeok": "made a third ppeok"}.get(self.reason, self.reason)
+            lines.append(f"{who(self.winner)} {how}: {self.points} point(s)")
+        if self.winner_score is not None and self.reason in ("stop", "last_turn_stop"):
+            lines += ["  " + line for line in self.winner_score.lines()]
+            if self.go_counts[self.winner]:
+                lines.append(f"  {self.go_counts[self.winner]} Go(es): {self.points} point(s) in all")
+        if self.settlement:
+            for q, (pay, mult, why) in enumerate(zip(self.settlement["pay"],
+                                                     self.settlement["multiplier"],
+                                                     self.settlement["reasons"])):
+                if q == self.winner:
+                    continue
+                reasons = ", ".join(why) if why else "no multiplier"
+                lines.append(f"  {who(q)} pays {pay} (x{mult}: {reasons})")
+        if self.chips:
+            lines.append("chips: " + ", ".join(f"{who(p)} {c:+d}" for p, c in enumerate(self.chips)))
+        return lines
 
 
 class LegalMoves:
@@ -138,11 +208,17 @@ def _event(t: tuple, turn: int) -> Event:
     kind, player, card, other, cards = t
     name = EVENT_NAMES[kind]
     code: str | None
-    if name == "bomb":
+    if name in _MONTH_EVENTS:
         code = str(card)
+    elif name == "chips":
+        return Event(name, player, CHIP_REASON_NAMES.get(cards, "?"), CardSet(), other, turn)
     else:
         code = CARD_CODES[card] if card < 50 else None
     return Event(name, player, code, CardSet(cards), other, turn)
+
+
+# Events whose ``card`` is a month.
+_MONTH_EVENTS = ("bomb", "shake", "ppeok", "ttadak", "jjok", "stack", "chongtong")
 
 
 class Game:
@@ -153,9 +229,9 @@ class Game:
     """
 
     def __init__(self, rules: Rules | str = "casual", players: int = 2, seed: int = 0,
-                 dealer: int = 0):
+                 dealer: int = 0, stake_doublings: int = 0):
         rules = rules if isinstance(rules, Rules) else Rules(rules)
-        self._core, deal_events = CoreState.deal(rules, players, seed, dealer)
+        self._core, deal_events = CoreState.deal(rules, players, seed, dealer, stake_doublings)
         self.seed: int | None = seed
         self._start = self._core.snapshot()
         self._deal_events = [_event(e, 0) for e in deal_events]
@@ -327,14 +403,28 @@ class Game:
             return None
         n = self.players
         winner = self._core.winner
-        reason = "draw" if winner is None else "stop"
-        for _, _, evs in self._stack[-1:]:
-            for ev in evs:
-                if ev.kind == "stop" and ev.other:
-                    reason = "last_turn_stop"
+        reason = self._core.end_reason or ("draw" if winner is None else "stop")
+        settlement = None
+        winner_score = None
+        if winner is not None and reason in ("stop", "last_turn_stop"):
+            settlement = self._core.settlement(winner)
+            winner_score = self.score(winner)
         return Outcome(winner, self._core.points,
                        tuple(self._core.score(p) for p in range(n)),
-                       tuple(self._core.go_count(p) for p in range(n)), reason)
+                       tuple(self._core.go_count(p) for p in range(n)), reason,
+                       tuple(self._core.chips(p) for p in range(n)), settlement, winner_score)
+
+    def chips(self, player: int) -> int:
+        """Chips the player won (+) or paid (-) so far in this hand."""
+        return self._core.chips(player)
+
+    def shaken_months(self, player: int) -> list[int]:
+        return self._core.shaken_months(player)
+
+    @property
+    def stake_doublings(self) -> int:
+        """Nagari doublings carried into this hand by a match."""
+        return self._core.stake_doublings
 
     # ---------------------------------------------------------------- logs
     def events(self) -> list[Event]:

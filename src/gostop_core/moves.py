@@ -12,9 +12,11 @@ bomb      ``bomb9``     the bomb: three September cards in hand, the fourth on t
 flip      ``flip/9R``   the flipped card takes 9R among the matching field cards
 go        ``go``        keep playing for more
 stop      ``stop``      end the hand and score
+shake     ``shake9``    show three September cards (each shake doubles a win)
+fliponly  ``fliponly``  use an optional flip-only turn owed after a bomb (standard)
 ========  ============  =====================================================
 
-Forced steps (the flip itself, steals, flip-only turns) are not moves.
+Forced steps (the flip itself, steals, forced flip-only turns) are not moves.
 """
 
 from __future__ import annotations
@@ -22,18 +24,20 @@ from __future__ import annotations
 from gostop_core.cards import CARD_CODES, card_index
 from gostop_core.errors import CardCodeError, MoveParseError
 from gostop_core.movegen import (
-    KIND_BOMB, KIND_BONUS, KIND_FLIP, KIND_GO, KIND_PLAY, KIND_STOP, NO_CARD,
-    encode_move, move_parts,
+    KIND_BOMB, KIND_BONUS, KIND_FLIP, KIND_FLIP_ONLY, KIND_GO, KIND_PLAY, KIND_SHAKE,
+    KIND_STOP, NO_CARD, encode_move, move_parts,
 )
 
 KIND_NAMES = {KIND_PLAY: "play", KIND_BONUS: "bonus", KIND_BOMB: "bomb",
-              KIND_FLIP: "flip", KIND_GO: "go", KIND_STOP: "stop"}
+              KIND_FLIP: "flip", KIND_GO: "go", KIND_STOP: "stop",
+              KIND_SHAKE: "shake", KIND_FLIP_ONLY: "fliponly"}
+_MONTH_KINDS = (KIND_BOMB, KIND_SHAKE)
 _KIND_BY_NAME = {v: k for k, v in KIND_NAMES.items()}
 
 
 class Move:
     """An immutable decision.  ``card`` and ``target`` are card codes or ``None``;
-    for a bomb ``month`` holds the month."""
+    for a bomb or a shake ``month`` holds the month."""
 
     __slots__ = ("code",)
     code: int  # the uint16 move code of the core
@@ -45,9 +49,9 @@ class Move:
         k = _KIND_BY_NAME[kind]
         c = NO_CARD if card is None else card_index(card)
         t = NO_CARD if target is None else card_index(target)
-        if k == KIND_BOMB:
+        if k in _MONTH_KINDS:
             if month is None or not 1 <= month <= 12:
-                raise MoveParseError("a bomb needs a month 1-12")
+                raise MoveParseError(f"a {kind} needs a month 1-12")
             c = month
         object.__setattr__(self, "code", encode_move(k, c, t))
 
@@ -61,7 +65,7 @@ class Move:
         if not 0 <= code <= 0xFFFF:
             raise MoveParseError(f"move code {code} out of range")
         k, c, t = move_parts(code)
-        cards_ok = (1 <= c <= 12) if k == KIND_BOMB else (c < len(CARD_CODES) or c == NO_CARD)
+        cards_ok = (1 <= c <= 12) if k in _MONTH_KINDS else (c < len(CARD_CODES) or c == NO_CARD)
         if k not in KIND_NAMES or not cards_ok or not (t < len(CARD_CODES) or t == NO_CARD):
             raise MoveParseError(f"move code {code:#06x} is not a move")
         m = object.__new__(cls)
@@ -70,20 +74,22 @@ class Move:
 
     @classmethod
     def from_str(cls, text: str) -> "Move":
-        """Parse ``3B``, ``3B/3R``, ``X2``, ``bomb9``, ``flip/9R``, ``go`` or ``stop``
-        (case-insensitive)."""
+        """Parse ``3B``, ``3B/3R``, ``X2``, ``bomb9``, ``shake9``, ``flip/9R``,
+        ``fliponly``, ``go`` or ``stop`` (case-insensitive)."""
         if not isinstance(text, str):
             raise MoveParseError(f"expected a move string, got {type(text).__name__}")
         t = text.strip().lower()
         if not t:
             raise MoveParseError("empty move")
-        if t in ("go", "stop"):
+        if t in ("go", "stop", "fliponly"):
             return cls(t)
-        if t.startswith("bomb"):
-            rest = t[4:].strip()
-            if not rest.isdigit() or not 1 <= int(rest) <= 12:
-                raise MoveParseError(f"bad bomb {text!r}: write bomb and the month, e.g. bomb9")
-            return cls("bomb", month=int(rest))
+        for kind in ("bomb", "shake"):
+            if t.startswith(kind):
+                rest = t[len(kind):].strip()
+                if not rest.isdigit() or not 1 <= int(rest) <= 12:
+                    raise MoveParseError(
+                        f"bad {kind} {text!r}: write {kind} and the month, e.g. {kind}9")
+                return cls(kind, month=int(rest))
         if t.startswith("flip"):
             rest = t[4:]
             if not rest.startswith("/") or len(rest) < 2:
@@ -106,7 +112,7 @@ class Move:
     @property
     def card(self) -> str | None:
         k, c, _ = move_parts(self.code)
-        return None if c == NO_CARD or k == KIND_BOMB else CARD_CODES[c]
+        return None if c == NO_CARD or k in _MONTH_KINDS else CARD_CODES[c]
 
     @property
     def target(self) -> str | None:
@@ -116,14 +122,14 @@ class Move:
     @property
     def month(self) -> int | None:
         k, c, _ = move_parts(self.code)
-        return c if k == KIND_BOMB else None
+        return c if k in _MONTH_KINDS else None
 
     def __str__(self) -> str:
         kind = self.kind
-        if kind in ("go", "stop"):
+        if kind in ("go", "stop", "fliponly"):
             return kind
-        if kind == "bomb":
-            return f"bomb{self.month}"
+        if kind in ("bomb", "shake"):
+            return f"{kind}{self.month}"
         if kind == "flip":
             return f"flip/{self.target}"
         if self.target:

@@ -26,6 +26,10 @@ _POSITION_KEYS = ("rules", "players", "dealer", "turn", "phase", "turns", "field
                   "captured", "stock", "go", "lastgo", "fliponly")
 _VIEW_KEYS = ("rules", "players", "seat", "dealer", "turn", "phase", "turns", "field", "hand",
               "hands", "captured", "stock", "go", "lastgo", "fliponly")
+# Written only when they differ from their defaults (so a casual deal stays short).
+_OPTIONAL_KEYS = ("stake", "shaken", "bombs", "ppeoks", "played", "chips", "pending",
+                  "turnbonus", "stackbonus", "flags", "end", "winner", "points")
+_END_NAMES = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
 
 
 def rules_to_token(rules: Rules) -> str:
@@ -112,7 +116,7 @@ def _tokens(text: str, tag: str, keys: tuple[str, ...]) -> dict[str, str]:
         key, eq, value = part.partition("=")
         if not eq:
             raise PositionError(f"token {i} {part!r} is not key=value", "syntax")
-        if key not in keys and key not in ("winner", "points"):
+        if key not in keys and key not in _OPTIONAL_KEYS:
             raise PositionError(f"unknown key {key!r} (token {i}); expected {', '.join(keys)}", key)
         if key in found:
             raise PositionError("given twice", key)
@@ -167,10 +171,91 @@ def format_position(rules: Rules, fields: dict) -> str:
         "lastgo=" + ",".join(map(str, fields["last_go_scores"])),
         "fliponly=" + ",".join(map(str, fields["flip_only"])),
     ]
-    if PHASE_NAMES[fields["phase"]] == "over":
-        parts.append(f"winner={'-' if fields['winner'] is None else fields['winner']}")
-        parts.append(f"points={fields['points']}")
+    parts += _format_extras(fields)
     return " ".join(parts)
+
+
+def _format_extras(fields: dict) -> list[str]:
+    n = fields["nplayers"]
+    out = []
+    if fields.get("stake_doublings"):
+        out.append(f"stake={fields['stake_doublings']}")
+    shaken = fields.get("shaken", [0] * n)
+    if any(shaken):
+        out.append("shaken=" + "|".join(
+            ",".join(str(m) for m in range(1, 13) if s >> m & 1) or "-" for s in shaken))
+    for key, name in (("bombs", "bombs"), ("ppeoks", "ppeoks"), ("turns_played", "played"),
+                      ("chips", "chips")):
+        values = fields.get(key, [0] * n)
+        if any(values):
+            out.append(f"{name}=" + ",".join(map(str, values)))
+    if fields.get("played_card") is not None:
+        pending = CARD_CODES[fields["played_card"]]
+        if fields.get("played_target") is not None:
+            pending += "/" + CARD_CODES[fields["played_target"]]
+        out.append(f"pending={pending}")
+    if fields.get("turn_bonus"):
+        out.append(f"turnbonus={_list(fields['turn_bonus'])}")
+    stack_bonus = fields.get("stack_bonus", [0, 0])
+    if any(stack_bonus):
+        out.append("stackbonus=" + ",".join(
+            f"{CARD_CODES[48 + b]}:{m}" for b, m in enumerate(stack_bonus) if m))
+    if fields.get("turn_flags"):
+        out.append(f"flags={fields['turn_flags']}")
+    if PHASE_NAMES[fields["phase"]] == "over":
+        if fields.get("end_reason"):
+            out.append(f"end={_END_NAMES[fields['end_reason']]}")
+        out.append(f"winner={'-' if fields['winner'] is None else fields['winner']}")
+        out.append(f"points={fields['points']}")
+    return out
+
+
+def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
+    """Read the optional keys into ``fields`` (defaults when absent)."""
+    n = fields["nplayers"]
+    fields["stake_doublings"] = _int(tok.get("stake", "0"), "stake", 0, 20)
+    shaken = []
+    for part in _per_player(tok.get("shaken", "|".join(["-"] * n)), "shaken", n):
+        mask = 0
+        if part != "-":
+            for m in part.split(","):
+                mask |= 1 << _int(m, "shaken", 1, 12)
+        shaken.append(mask)
+    fields["shaken"] = shaken
+    zeros = ",".join(["0"] * n)
+    fields["bombs"] = _ints(tok.get("bombs", zeros), "bombs", n, 0, 12)
+    fields["ppeoks"] = _ints(tok.get("ppeoks", zeros), "ppeoks", n, 0, 12)
+    fields["turns_played"] = _ints(tok.get("played", zeros), "played", n, 0, 100)
+    fields["chips"] = _ints(tok.get("chips", zeros), "chips", n, -10 ** 6, 10 ** 6)
+    fields["played_card"] = fields["played_target"] = None
+    if "pending" in tok:
+        card, sep, target = tok["pending"].partition("/")
+        played = _cards(card, "pending")
+        if len(played) != 1:
+            raise PositionError("expected the played card, optionally /its field card", "pending")
+        fields["played_card"] = played[0]
+        if sep:
+            fields["played_target"] = _cards(target, "pending")[0]
+        for c in [fields["played_card"], fields["played_target"]]:
+            if c is not None and not fields["field"] >> c & 1:
+                raise PositionError(f"the pending card {CARD_CODES[c]} must be on the field", "pending")
+    fields["turn_bonus"] = claim(_cards(tok.get("turnbonus", "-"), "turnbonus"), "turnbonus")
+    stack_bonus = [0, 0]
+    if "stackbonus" in tok:
+        for item in tok["stackbonus"].split(","):
+            code, colon, month = item.partition(":")
+            cards = _cards(code, "stackbonus")
+            if not colon or cards[0] < 48:
+                raise PositionError(f"expected X2:<month> or X3:<month>, got {item!r}", "stackbonus")
+            if not fields["field"] >> cards[0] & 1:
+                raise PositionError(f"{CARD_CODES[cards[0]]} sits with a stack, so it must be on the field", "stackbonus")
+            stack_bonus[cards[0] - 48] = _int(month, "stackbonus", 1, 12)
+    fields["stack_bonus"] = stack_bonus
+    fields["turn_flags"] = _int(tok.get("flags", "0"), "flags", 0, 255)
+    end = tok.get("end", "")
+    if end and end not in _END_NAMES:
+        raise PositionError(f"unknown end reason {end!r}; one of {', '.join(_END_NAMES[1:])}", "end")
+    fields["end_reason"] = _END_NAMES.index(end)
 
 
 def parse_position(text: str) -> tuple[Rules, dict]:
@@ -217,6 +302,7 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     stock = _cards(tok["stock"], "stock")
     claim(stock, "stock")
     fields["stock"] = stock
+    _parse_extras(tok, fields, claim)
     pack = set(range(50 if rules.bonus_cards else 48))
     extra = sorted(set(seen) - pack)
     if extra:
@@ -267,9 +353,7 @@ def format_view(rules: Rules, fields: dict, seat: int) -> str:
         "lastgo=" + ",".join(map(str, fields["last_go_scores"])),
         "fliponly=" + ",".join(map(str, fields["flip_only"])),
     ]
-    if PHASE_NAMES[fields["phase"]] == "over":
-        parts.append(f"winner={'-' if fields['winner'] is None else fields['winner']}")
-        parts.append(f"points={fields['points']}")
+    parts += _format_extras(fields)
     return " ".join(parts)
 
 
@@ -315,6 +399,7 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     fields["hand"] = claim(_cards(tok["hand"], "hand"), "hand")
     fields["captured"] = [claim(_cards(c, "captured"), "captured")
                           for c in _per_player(tok["captured"], "captured", n)]
+    _parse_extras(tok, fields, claim)
     own = bin(fields["hand"]).count("1")
     if fields["hand_counts"][seat] != own:
         raise PositionError(f"seat {seat} holds {own} cards but hands says {fields['hand_counts'][seat]}", "hands")
