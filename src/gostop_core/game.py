@@ -414,6 +414,21 @@ class Game:
                        tuple(self._core.go_count(p) for p in range(n)), reason,
                        tuple(self._core.chips(p) for p in range(n)), settlement, winner_score)
 
+    def perft(self, depth: int, bulk: bool = True) -> int:
+        """Leaves at exactly ``depth`` decisions from here (see docs/perft.md)."""
+        return self._core.perft(depth, bulk)
+
+    def divide(self, depth: int, bulk: bool = True) -> dict[Move, int]:
+        """Perft split by the first move."""
+        return {Move.from_code(code): n for code, n in self._core.divide(depth, bulk)}
+
+    def stop_value(self) -> dict | None:
+        """In the Go/Stop phase: what a Stop now would bring the player to move
+        (``{"base", "score", "pay", "multiplier", "reasons"}``); else ``None``."""
+        if self.phase != "gostop":
+            return None
+        return self._core.settlement(self._core.to_move)
+
     def chips(self, player: int) -> int:
         """Chips the player won (+) or paid (-) so far in this hand."""
         return self._core.chips(player)

@@ -685,14 +685,14 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
             if s.hand[q] or (s.flip_only[q] and s.stock_pos < s.stock_len):
                 break
         s.to_move = q
+        if s.flip_only[q] > 0 and s.stock_pos >= s.stock_len:
+            # nothing left to flip: owed flip-only turns lapse and the player plays from hand
+            s.flip_only[q] = 0
         if s.flip_only[q] > 0 and (not r.bomb_flip_only_optional or not s.hand[q]):
             # a forced flip-only turn (always in casual; optional ones only with an empty hand)
             s.flip_only[q] -= 1
             log_event(log, EV_FLIP_ONLY, q, GS_NO_CARD, 0, 0)
-            if s.stock_pos < s.stock_len:
-                stage = STAGE_FLIP
-            else:
-                stage = STAGE_RESOLVE
+            stage = STAGE_FLIP
             continue
         return
 
