@@ -54,6 +54,16 @@ def _hand_total(f):
     return sum(bin(h).count("1") for h in f["hands"])
 
 
+def go_value(score, gos):
+    """Seed 000: "Each Go adds +1 point to your eventual score, and from the fourth Go
+    onward your whole total doubles." """
+    points = score + gos
+    for go in range(1, gos + 1):
+        if go >= 4:
+            points *= 2
+    return points
+
+
 def _sweep(players, seeds, rules="casual"):
     """Play whole random games, checking after every move: card conservation, the
     legal-move / game-over equivalence, perft(1), the hand-card bookkeeping, and
@@ -62,6 +72,7 @@ def _sweep(players, seeds, rules="casual"):
     r = Rules(rules)
     pack = (1 << (50 if r.bonus_cards else 48)) - 1
     outcomes = {"stop": 0, "last_turn_stop": 0, "draw": 0}
+    threshold = r.threshold(players)
     seen = {}  # move kinds and event kinds met: the sweep must reach every rule
     for seed in seeds:
         g = Game(rules=r, players=players, seed=seed, dealer=seed % players)
@@ -91,9 +102,20 @@ def _sweep(players, seeds, rules="casual"):
             assert own_before - bin(f["hands"][mover]).count("1") == expected_drop
             n += 1
             assert n < MAX_DECISIONS, f"seed {seed}: the hand does not end"
+            if g.phase == "gostop":
+                # asked only at the threshold, and after a Go only once the score rose
+                p = f["to_move"]
+                sc = core.score(p)
+                assert sc >= threshold
+                assert f["go_counts"][p] == 0 or sc > f["last_go_scores"][p]
         out = g.outcome()
         outcomes[out.reason] += 1
         assert (out.winner is None) == (out.reason == "draw")
+        if out.winner is not None:
+            gos = out.go_counts[out.winner]
+            seen["max_winner_goes"] = max(seen.get("max_winner_goes", 0), gos)
+            assert out.points == go_value(out.scores[out.winner], gos)
+            assert out.scores[out.winner] >= threshold
         for e in g.events():
             seen[e.kind] = seen.get(e.kind, 0) + 1
         decisions += n
@@ -113,6 +135,18 @@ def test_random_games_keep_every_invariant(players):
     # random play reaches every kind of ending and every rule of the turn
     assert all(outcomes.values()), outcomes
     assert MUST_SEE <= set(seen), MUST_SEE - set(seen)
+
+
+def test_random_games_with_a_low_threshold():
+    """A threshold of 2 makes Go/Stop decisions frequent (many Goes, the doubling from
+    the fourth Go), through the same invariants."""
+    rules = Rules("casual", threshold_2p=2, threshold_3p=2, threshold_4p=2)
+    most_goes = 0
+    for players in PLAYERS:
+        games, _, outcomes, seen = _sweep(players, range(400), rules=rules)
+        assert seen.get("go", 0) > 400 and outcomes["stop"] > 100
+        most_goes = max(most_goes, seen.get("max_winner_goes", 0))
+    assert most_goes >= 4  # some winner's total was doubled
 
 
 @pytest.mark.slow

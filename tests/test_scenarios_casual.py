@@ -149,6 +149,38 @@ def test_flip_matches_card_just_played_is_plain_capture():
     assert "3B" not in g.field
 
 
+def test_no_ppeok_the_pair_is_already_taken():
+    """Seed 000: "If it matches the month of a card already on the field, you capture
+    both." (Matrix: "ppeok: flip matches the pair just made | impossible (pair already
+    taken)")"""
+    g = game_from(field="3R 5J1", hands=["3B 7A", "1J1 2J1"], captured=["-", "8J1"],
+                  stock="3J1 11J1")
+    ev = g.push("3B")
+    assert g.captured(0) == CardSet("3B 3R")
+    assert "3J1" in g.field  # the flipped March card finds nothing: it stays
+    assert not kinds(ev, "stolen") and g.turn == 1
+
+
+def test_no_ttadak_the_flip_takes_the_card_left_behind():
+    """Seed 000: "If the field holds more than one card of that month, you choose which
+    one to take." (Matrix: "ttadak: played onto 2, flip is the fourth | not possible
+    (pair taken at play)")"""
+    g = game_from(field="3R 3J1", hands=["3B 7A", "1J1 2J1"], captured=["-", "8J1"],
+                  stock="3J2 11J1")
+    ev = g.push("3B/3R")
+    assert [e.cards for e in kinds(ev, "captured")] == [CardSet("3B 3R"), CardSet("3J1 3J2")]
+    assert not kinds(ev, "stolen") and g.captured(1) == CardSet("8J1")
+
+
+def test_empty_stock_means_no_flip():
+    """Seed 000: "Flip the top card of the draw pile onto the field." (with four
+    players the stock runs out before the hands: then there is nothing to flip)"""
+    g = game_from(players=4, field="5J1", hands=["3B 7A", "1J1", "2J1", "4J1"], stock="-",
+                  fill="captured3")
+    ev = g.push("3B")
+    assert not kinds(ev, "flipped") and "3B" in g.field and g.turn == 1
+
+
 # ------------------------------------------------------------------ bonus cards
 
 def test_bonus_in_hand_is_banked_and_replaced_same_player_plays():
@@ -391,6 +423,27 @@ def test_flip_only_turn_with_a_flip_choice_asks_the_bomber():
     assert moves(g) == {"flip/3R", "flip/3J2"}
     g.push("flip/3R")
     assert g.turn == 1 and "3R" in g.captured(0)
+
+
+def test_flip_only_turn_with_nothing_to_flip_and_no_hand_is_no_turn():
+    """Seed 000: "your next two turns only flip the deck" (with an empty hand and an
+    empty stock there is nothing to flip: the seat is passed over)"""
+    g = game_from(players=4, field="5J1", hands=["-", "1J1 6J1", "2J1 6J2", "4J1 7J1"],
+                  turn=3, stock="-", fill="captured0", fliponly=[2, 0, 0, 0],
+                  go=[1, 0, 0, 0], lastgo=[1000, 0, 0, 0])
+    ev = g.push("4J1")
+    assert not kinds(ev, "flip_only")
+    assert g.turn == 1 and g.turns == 1
+
+
+def test_flip_only_turn_with_empty_stock_still_skips_the_hand():
+    """Seed 000: "you play nothing from hand until the hands are level again." """
+    g = game_from(players=4, field="5J1", hands=["3B", "1J1 6J1", "2J1 6J2", "4J1 7J1"],
+                  turn=3, stock="-", fill="captured0", fliponly=[1, 0, 0, 0],
+                  go=[1, 0, 0, 0], lastgo=[1000, 0, 0, 0])
+    ev = g.push("4J1")
+    assert [e.kind for e in ev if e.player == 0] == ["flip_only", "turn_end"]
+    assert g.turn == 1 and g.hand(0) == CardSet("3B") and g.flip_only_turns(0) == 0
 
 
 def test_bomb_in_three_player_game():

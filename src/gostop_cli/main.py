@@ -346,7 +346,7 @@ Examples:
   gostop rules traditional --changed
   gostop rules standard --json
   gostop rules casual --set godori=3 --changed""")
-@click.argument("preset", type=click.Choice(preset_names()), default=preset_names()[0],
+@click.argument("preset", type=click.Choice(preset_names()), default=preset_names()[0], metavar="[PRESET]",
                 required=False)
 @click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
               help="Override one rules field (repeatable).")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -80,9 +80,9 @@ class Session:
         self.echo = not _isatty(sys.stdin)
 
     # ---------------------------------------------------------------- output
-    def out(self, *items: object, **kwargs: object) -> None:
+    def out(self, item: RenderableType) -> None:
         if not self.quiet:
-            self.console.print(*items, **kwargs)  # type: ignore[arg-type]
+            self.console.print(item)
 
     def say(self, text: str, style: str = "") -> None:
         self.out(Text(text, style=style))
@@ -155,7 +155,7 @@ class Session:
                           Text(str(g.score(seat).total), style="bold"),
                           str(v.go_counts[seat]))
 
-        parts: list[object] = [head, Text(), field, Text(), table]
+        parts: list[RenderableType] = [head, Text(), field, Text(), table]
         who = "Your hand" if self.kinds[self.viewer] is None else f"{self.names[self.viewer]}'s hand"
         hand = Text(f"{who}  ", style="bold")
         hand.append_text(cards_text(v.hand.codes()) if len(v.hand) else Text("(empty)", style="dim"))
@@ -164,7 +164,7 @@ class Session:
         parts += [Text(), hand]
         to_move = "-" if g.turn is None else self.label(g.turn)
         title = Text(f" Go-Stop · to play: {to_move} ", style="bold")
-        return Panel(Group(*parts), title=title, title_align="left",  # type: ignore[arg-type]
+        return Panel(Group(*parts), title=title, title_align="left",
                      subtitle="D = dealer  ▶ = to play", subtitle_align="right")
 
     def piles(self, v: PlayerView, seat: int) -> dict[str, Text]:
@@ -256,7 +256,10 @@ class Session:
             elif ev.kind == "stolen":
                 lines.append(f"{who} took {ev.card} from {self.possessive(ev.other)} junk")
             elif ev.kind == "flip_only":
-                lines.append(f"{who}: a flip-only turn (after the bomb)")
+                text = f"{who}: a flip-only turn (after the bomb)"
+                if nxt is None or nxt.kind == "turn_end":
+                    text += ": the stock is empty, nothing to flip"
+                lines.append(text)
             elif ev.kind == "go":
                 lines.append(f"{who} called Go! ({ev.other} Go{'es' if ev.other > 1 else ''})")
             elif ev.kind == "stop":
@@ -424,6 +427,8 @@ class Session:
                  f"First to {g.threshold()} points may call Stop.")
         for ev in g.deal_events():
             self.say(ev.describe(self.names), style="dim")
+        if self.kinds[self.viewer] is not None:
+            self.out(self.board())  # a demo: the human board is drawn before each decision
 
     def play(self) -> None:
         g = self.game
@@ -466,21 +471,23 @@ class Session:
             w = outcome.winner
             gos = outcome.go_counts[w]
             how = "called Stop" if outcome.reason == "stop" else \
-                "reached the threshold on the last turn (automatic Stop)"
-            detail = f"score {outcome.scores[w]}" + (f" with {gos} Go" + ("es" if gos > 1 else "")
-                                                      if gos else "")
+                "automatic Stop on the last turn"
+            detail = f"score {outcome.scores[w]}"
+            if gos:
+                detail += f" with {gos} Go" + ("es" if gos > 1 else "")
             verb = "win" if w == self.viewer and self.kinds[w] is None else "wins"
-            line = Text(f"{self.label(w)} {verb} {outcome.points} points ({detail}): "
-                        f"{self.names[w]} {how}.", style="bold green")
+            line = Text(f"{self.label(w)} {verb} {outcome.points} points: {detail}, {how}.",
+                        style="bold green")
         self.console.print(Panel(Group(line, Text(), table),
                                  title=Text(" Game over ", style="bold"), title_align="left",
                                  border_style="green"))
 
 
 def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
     try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except Exception:
+        return bool(isatty()) if callable(isatty) else False
+    except (OSError, ValueError):
         return False
 
 

@@ -276,9 +276,12 @@ class Game:
             raise IllegalMoveError(self._illegal_reason(m))
         before = self._core.snapshot()
         turn = self._core.turns
-        events = []
+        events: list[Event] = []
         for raw in self._core.apply(m.code):
             ev = _event(raw, turn)
+            if ev.kind == "draw" and events and events[-1].kind == "turn_end":
+                # the drawn hand ends with the last turn: no turn of its own
+                ev = _event(raw, events[-1].turn)
             events.append(ev)
             if ev.kind == "turn_end":
                 turn += 1

@@ -682,6 +682,8 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
         q = p
         for i in range(s.nplayers):
             q = (q + 1) % s.nplayers
+            # the same test as no_turns_left: an empty hand with nothing left to
+            # flip has no turn (no empty flip-only turn)
             if s.hand[q] or (s.flip_only[q] and s.stock_pos < s.stock_len):
                 break
         s.to_move = q
