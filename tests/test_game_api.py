@@ -235,8 +235,12 @@ def test_outcome_none_while_playing_and_after_stop():
     assert isinstance(out, Outcome)
     assert out.winner == 0 and out.points == 3 and out.reason == "stop"
     assert out.scores == (3, 0, 0) and out.go_counts == (0, 0, 0)
-    assert out.as_dict() == {"winner": 0, "points": 3, "scores": [3, 0, 0],
-                             "go_counts": [0, 0, 0], "reason": "stop"}
+    data = out.as_dict()
+    assert {k: data[k] for k in ("winner", "points", "scores", "go_counts", "reason", "chips")} == {
+        "winner": 0, "points": 3, "scores": [3, 0, 0], "go_counts": [0, 0, 0],
+        "reason": "stop", "chips": [3, 0, 0]}
+    assert data["settlement"] is None  # casual: the score, once; nobody pays
+    assert data["winner_score"]["total"] == 3
     assert out.result() == "player 0 wins 3"
 
 

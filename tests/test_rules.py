@@ -122,19 +122,16 @@ def test_check_players():
         Game(players=5)
 
 
-def test_engine_supports_casual_only():
-    """Matrix: "played card matches 1 field card | capture the pair now | pair waits for
-    the flip" """
-    Rules("casual").check_engine_support()
-    Rules("casual", threshold_2p=5, godori=3, bright5=20).check_engine_support()
-    for name in ("traditional", "standard", "family"):
-        with pytest.raises(UnsupportedRuleError) as info:
-            Rules(name).check_engine_support()
-        assert "capture_at_play=0" in str(info.value)
-        with pytest.raises(UnsupportedRuleError):
-            Game(rules=name, players=2)
-    with pytest.raises(UnsupportedRuleError, match="ppeok=1"):
-        Rules("casual", ppeok=1).check_engine_support()
+def test_engine_supports_every_preset():
+    """Matrix: "so that every preset is only a set of values" -- every preset's values
+    are played by the core; only the options gwangpalli and showdown are refused
+    with a clear error."""
+    for name in ("casual", "traditional", "standard", "family"):
+        Rules(name).check_engine_support()
+        Game(rules=name, players=2)
+    Rules("casual", threshold_2p=5, godori=3, bright5=20, ppeok=1).check_engine_support()
+    with pytest.raises(UnsupportedRuleError, match="showdown=1"):
+        Rules("standard", showdown=1).check_engine_support()
     assert issubclass(UnsupportedRuleError, RulesError)
 
 

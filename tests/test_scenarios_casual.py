@@ -436,14 +436,17 @@ def test_flip_only_turn_with_nothing_to_flip_and_no_hand_is_no_turn():
     assert g.turn == 1 and g.turns == 1
 
 
-def test_flip_only_turn_with_empty_stock_still_skips_the_hand():
-    """Seed 000: "you play nothing from hand until the hands are level again." """
+def test_flip_only_turn_lapses_with_an_empty_stock():
+    """Seed 000: "you play nothing from hand
+    until the hands are level again."  With nothing left to flip the owed flip-only
+    turn lapses and the bomber plays from hand (docs/rules.md)."""
     g = game_from(players=4, field="5J1", hands=["3B", "1J1 6J1", "2J1 6J2", "4J1 7J1"],
                   turn=3, stock="-", fill="captured0", fliponly=[1, 0, 0, 0],
                   go=[1, 0, 0, 0], lastgo=[1000, 0, 0, 0])
     ev = g.push("4J1")
-    assert [e.kind for e in ev if e.player == 0] == ["flip_only", "turn_end"]
-    assert g.turn == 1 and g.hand(0) == CardSet("3B") and g.flip_only_turns(0) == 0
+    assert [e.kind for e in ev if e.player == 0] == []
+    assert g.turn == 0 and g.flip_only_turns(0) == 0
+    assert "3B" in g.legal_moves
 
 
 def test_bomb_in_three_player_game():

@@ -139,7 +139,7 @@ class Outcome:
         if self.reason == "family":
             return "balances " + ", ".join(f"player {p}: {c:+d}" for p, c in enumerate(self.chips))
         if self.winner is None:
-            return "draw (nagari)" if self.reason == "draw" else f"no winner ({self.reason})"
+            return "draw" if self.reason == "draw" else f"no winner ({self.reason})"
         return f"player {self.winner} wins {self.points}"
 
     def report(self, names: list[str] | None = None) -> list[str]:
@@ -158,10 +158,12 @@ class Outcome:
                    "chongtong": "held four of a month (chongtong)",
                    "three_ppeok": "made a third ppeok"}.get(self.reason, self.reason)
             lines.append(f"{who(self.winner)} {how}: {self.points} point(s)")
-        if self.winner_score is not None and self.reason in ("stop", "last_turn_stop"):
+        if (self.winner is not None and self.winner_score is not None
+                and self.reason in ("stop", "last_turn_stop")):
             lines += ["  " + line for line in self.winner_score.lines()]
-            if self.go_counts[self.winner]:
-                lines.append(f"  {self.go_counts[self.winner]} Go(es): {self.points} point(s) in all")
+            gos = self.go_counts[self.winner]
+            if gos:
+                lines.append(f"  {gos} Go(es): {self.points} point(s) in all")
         if self.settlement:
             for q, (pay, mult, why) in enumerate(zip(self.settlement["pay"],
                                                      self.settlement["multiplier"],
@@ -410,8 +412,9 @@ class Game:
         settlement = None
         winner_score = None
         if winner is not None and reason in ("stop", "last_turn_stop"):
-            settlement = self._core.settlement(winner)
             winner_score = self.score(winner)
+            if self.rules.payment == 1:  # each opponent pays
+                settlement = self._core.settlement(winner)
         return Outcome(winner, self._core.points,
                        tuple(self._core.score(p) for p in range(n)),
                        tuple(self._core.go_count(p) for p in range(n)), reason,

@@ -187,6 +187,13 @@ class Score:
         out.append(f"total: {self.total}")
         return out
 
+    def __eq__(self, other):
+        if not isinstance(other, Score):
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
+
+    __hash__ = None
+
     def __repr__(self):
         return f"<Score total={self.total} cards={self.cards}>"
 
