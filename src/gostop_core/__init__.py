@@ -15,6 +15,7 @@ from gostop_core.errors import (
     MoveParseError, PositionError, RulesError, UnsupportedRuleError,
 )
 from gostop_core.game import Event, Game, LegalMoves, Outcome, PlayerView, Turn
+from gostop_core.match import HandRecord, Match
 from gostop_core.moves import Move
 from gostop_core.notation import parse_position, parse_view
 from gostop_core.rules import FIELDS, PRESETS, Rules, preset_names
@@ -26,7 +27,7 @@ __all__ = [
     "CardSet", "card_code", "card_index", "card_name",
     "CardCodeError", "EmptyHistoryError", "GameOverError", "GoStopError", "IllegalMoveError",
     "MoveParseError", "PositionError", "RulesError", "UnsupportedRuleError",
-    "Event", "Game", "LegalMoves", "Outcome", "PlayerView", "Turn", "Move",
+    "Event", "Game", "LegalMoves", "Outcome", "PlayerView", "Turn", "Move", "Match", "HandRecord",
     "parse_position", "parse_view", "FIELDS", "PRESETS", "Rules", "preset_names",
     "Score", "score", "__version__",
 ]
