@@ -8,7 +8,7 @@ from typing import Iterator
 
 import numpy as np
 
-from gostop_core.cards import CARD_CODES, CardSet
+from gostop_core.cards import CARD_CODES, CardSet, card_month
 from gostop_core.errors import (
     EmptyHistoryError, GameOverError, IllegalMoveError, PositionError,
 )
@@ -271,7 +271,7 @@ class Game:
         """Make a move (a :class:`Move`, a move string or code) and run every forced
         step up to the next decision.  Returns the events it caused.  An illegal
         move raises :class:`IllegalMoveError` and changes nothing."""
-        m = coerce_move(move)
+        m = self._normalize(coerce_move(move))
         if self._core.phase == OVER:
             raise GameOverError(f"the hand is over; {m} cannot be played")
         if not self._core.is_legal(m.code):
@@ -289,6 +289,17 @@ class Game:
                 turn += 1
         self._stack.append((m, before, events))
         return events
+
+    def _normalize(self, m: Move) -> Move:
+        """Accept ``3B/3R`` where the play has no choice (3R is the only matching
+        field card, or part of a stack that is taken whole): it means ``3B``."""
+        if m.kind == "play" and m.target is not None and not self._core.is_legal(m.code):
+            plain = Move("play", m.card)
+            same_month = CardSet.month(card_month(m.card)) if card_month(m.card) else CardSet()
+            if (self._core.is_legal(plain.code) and m.target in self.field
+                    and m.target in same_month):
+                return plain
+        return m
 
     def push_str(self, text: str) -> Move:
         m = Move.from_str(text)
