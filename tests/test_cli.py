@@ -209,7 +209,7 @@ BAD = [
     ("play", "--players", "3", "--bot", "greedy,random,random"),
     ("play", "--quiet"),
     ("play", "--players", "2", "--dealer", "2"),
-    ("play", "--rules", "casual", "--set", "gwangpalli=1", "--players", "4"),
+    ("play", "--rules", "standard", "--set", "showdown=1"),
     ("nosuchcommand",),
 ]
 

@@ -271,7 +271,7 @@ class Game:
         """Make a move (a :class:`Move`, a move string or code) and run every forced
         step up to the next decision.  Returns the events it caused.  An illegal
         move raises :class:`IllegalMoveError` and changes nothing."""
-        m = self._normalize(coerce_move(move))
+        m = coerce_move(move)
         if self._core.phase == OVER:
             raise GameOverError(f"the hand is over; {m} cannot be played")
         if not self._core.is_legal(m.code):
@@ -289,17 +289,6 @@ class Game:
                 turn += 1
         self._stack.append((m, before, events))
         return events
-
-    def _normalize(self, m: Move) -> Move:
-        """Accept ``3B/3R`` where the play has no choice (3R is the only matching
-        field card, or part of a stack that is taken whole): it means ``3B``."""
-        if m.kind == "play" and m.target is not None and not self._core.is_legal(m.code):
-            plain = Move("play", m.card)
-            same_month = CardSet.month(card_month(m.card)) if card_month(m.card) else CardSet()
-            if (self._core.is_legal(plain.code) and m.target in self.field
-                    and m.target in same_month):
-                return plain
-        return m
 
     def push_str(self, text: str) -> Move:
         m = Move.from_str(text)
@@ -337,10 +326,18 @@ class Game:
             why = f"{m.card} is not in player {seat}'s hand"
         elif m.kind == "play" and m.target is None:
             why = f"{m.card} matches several field cards: name the one to take, e.g. {m.card}/<card>"
+        elif (m.kind == "play" and m.card is not None and m.target is not None
+              and m.target in self.field and card_month(m.target) == card_month(m.card)
+              and Move("play", m.card) in self.legal_moves):
+            why = f"{m.card} has no choice to make here: write {m.card}"
         elif m.kind == "play":
             why = f"{m.target} is not a field card that {m.card} can take"
         elif m.kind == "bomb":
             why = f"no bomb of month {m.month}: it needs three of the month in hand and the fourth on the field"
+        elif m.kind == "shake":
+            why = f"no shake of month {m.month}: it needs three of the month in hand, shown once"
+        elif m.kind == "fliponly":
+            why = "no optional flip-only turn is owed here"
         else:
             why = "not legal here"
         return f"illegal move {m}: {why} (legal: {legal})"
@@ -454,6 +451,11 @@ class Game:
         return self._core.shaken_months(player)
 
     @property
+    def sitter(self) -> int | None:
+        """Gwangpalli: the seat sitting out this hand (its hand is out of play)."""
+        return self._core.sitter
+
+    @property
     def stake_doublings(self) -> int:
         """Nagari doublings carried into this hand by a match."""
         return self._core.stake_doublings
@@ -542,7 +544,11 @@ ARRAY_LENGTH = 50 * len(ARRAY_PLANES) + len(ARRAY_SCALARS)
 
 class PlayerView:
     """Only what one seat may see: its own hand, the field, every captured pile,
-    Go counts, and counts for the hidden hands and the stock."""
+    Go counts, and counts for the hidden hands and the stock; also the public
+    facts of the hand: shaken months, bombs, ppeoks and chips of every seat, the
+    nagari stake (``stake_doublings``), a played card waiting on the field for the
+    flip (``played_card``, and ``played_target``, the card it was placed on), and
+    in the Go/Stop phase what a Stop would bring (``stop_value``)."""
 
     def __init__(self, game: Game, seat: int):
         f = game._core.to_fields()
@@ -560,6 +566,22 @@ class PlayerView:
         self.stock_count = len(f["stock"])
         self.go_counts = tuple(f["go_counts"])
         self.flip_only = tuple(f["flip_only"])
+        # public facts of the hand: shown shakes, bombs, ppeoks, chips paid so far,
+        # the nagari stake, and this turn's played card still waiting on the field
+        self.shaken = tuple(tuple(m for m in range(1, 13) if mask & (1 << m))
+                            for mask in f["shaken"])
+        self.bombs = tuple(f["bombs"])
+        self.ppeoks = tuple(f["ppeoks"])
+        self.chips = tuple(f["chips"])
+        self.stake_doublings = f["stake_doublings"]
+        self.sitter = f.get("sitter")
+        self.played_card = None if f["played_card"] is None else CARD_CODES[f["played_card"]]
+        self.played_target = (None if f["played_target"] is None
+                              else CARD_CODES[f["played_target"]])
+        #: What a Stop now would bring (see :meth:`Game.stop_value`) when this seat
+        #: decides Go or Stop; it depends only on public facts.  Else ``None``.
+        self.stop_value = (game._core.settlement(seat)
+                           if self.phase == "gostop" and self.to_move == seat else None)
         self._fields = f
         pack = 50 if self.rules.bonus_cards else 48
         visible = f["field"] | f["hands"][seat]

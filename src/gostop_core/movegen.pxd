@@ -64,6 +64,7 @@ cdef enum ChipReason:
     CHIPS_FIRST_TURN_CAPTURE = 2
     CHIPS_THREE_PPEOK = 3
     CHIPS_CHONGTONG = 4
+    CHIPS_GWANGPALLI = 5
 
 # A move is one uint16: kind << 12 | card << 6 | target.
 cdef inline uint16_t make_move(int kind, int card, int target) noexcept nogil:
@@ -106,6 +107,7 @@ ctypedef struct GameStateC:
     int8_t played_card       # this turn's played card still on the field, else GS_NO_CARD
     int8_t played_target     # the field card it was placed on (a waiting pair), else GS_NO_CARD
     int8_t end_reason
+    int8_t sitter            # gwangpalli: the seat sitting out this hand, else -1
     int8_t stake_doublings   # nagari doublings carried into this hand
     uint8_t turn_flags       # ppeok/ttadak/jjok/stack of the turn in progress
     int8_t stack_bonus_month[2]  # the stack month X2 / X3 sits with on the field (0: none)

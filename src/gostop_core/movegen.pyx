@@ -44,7 +44,8 @@ EVENT_NAMES = {
 END_REASON_NAMES = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
 CHIP_REASON_NAMES = {CHIPS_FIRST_TURN_PPEOK: "first_turn_ppeok",
                      CHIPS_FIRST_TURN_CAPTURE: "first_turn_capture",
-                     CHIPS_THREE_PPEOK: "three_ppeok", CHIPS_CHONGTONG: "chongtong"}
+                     CHIPS_THREE_PPEOK: "three_ppeok", CHIPS_CHONGTONG: "chongtong",
+                     CHIPS_GWANGPALLI: "gwangpalli"}
 SETTLE_REASON_NAMES = {
     SETTLE_SHAKE: "shake", SETTLE_BOMB: "bomb", SETTLE_NAGARI: "nagari",
     SETTLE_JOKER_DOUBLE: "double_joker", SETTLE_GWANG_BAK: "gwang_bak",
@@ -99,6 +100,11 @@ cdef enum:
 
 
 # ---------------------------------------------------------------- deal
+cdef inline int active_players(const GameStateC* s) noexcept nogil:
+    """Seats in play (gwangpalli: all but the one sitting out)."""
+    return s.nplayers - (1 if s.sitter >= 0 else 0)
+
+
 cdef inline int month_with_four(uint64_t cards) noexcept nogil:
     """The first month with all four cards in ``cards``, else 0."""
     cdef int m
@@ -108,8 +114,8 @@ cdef inline int month_with_four(uint64_t cards) noexcept nogil:
     return 0
 
 
-cdef void deal_once(GameStateC* s, const RulesC* r, int nplayers, uint64_t* rng, int dealer,
-                    EventLog* log) noexcept nogil:
+cdef void deal_once(GameStateC* s, const RulesC* r, int nplayers, int size_players,
+                    uint64_t* rng, int dealer, EventLog* log) noexcept nogil:
     # Shuffle the pack and deal seat by seat, then the field; the rest is the stock.
     cdef uint8_t deck[50]
     cdef int n = 0, i, j, p, hand_size, field_size, pos, card
@@ -126,8 +132,8 @@ cdef void deal_once(GameStateC* s, const RulesC* r, int nplayers, uint64_t* rng,
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
-    hand_size = rules_hand_size(r, nplayers)
-    field_size = rules_field_size(r, nplayers)
+    hand_size = rules_hand_size(r, size_players)
+    field_size = rules_field_size(r, size_players)
     pos = 0
     for p in range(nplayers):
         s.hand[p] = 0
@@ -159,8 +165,14 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
     from the same random stream); chongtong ends the hand at once.  Returns the
     number of redeals."""
     cdef uint64_t rng = seed
-    cdef int redeals = 0, p, q, m, holders = 0, amount, first = -1, i
+    cdef int redeals = 0, p, q, m, holders = 0, amount, first = -1, i, size_players = nplayers
+    cdef int everyone
     memset(s, 0, sizeof(GameStateC))
+    s.sitter = -1
+    if r.gwangpalli and nplayers == 4:
+        # gwangpalli: the seat before the dealer sits out; three play the 3-player deal
+        s.sitter = (dealer + 3) % 4
+        size_players = 3
     s.nplayers = nplayers
     s.dealer = dealer
     s.to_move = dealer
@@ -175,16 +187,26 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
             s.captured[p] = 0
         if log != NULL:
             log.n = 0
-        deal_once(s, r, nplayers, &rng, dealer, log)
+        deal_once(s, r, nplayers, size_players, &rng, dealer, log)
         if r.four_on_field_redeal and month_with_four(s.field & GS_MASK_MONTH_CARDS):
             redeals += 1
             continue
         break
     if redeals:
         log_event(log, EV_REDEAL, dealer, GS_NO_CARD, redeals, 0)
+    if s.sitter >= 0 and r.gwangpalli_chips:
+        amount = r.gwangpalli_chips * gs_popcount(s.hand[s.sitter] & GS_MASK_BRIGHT)
+        if amount:
+            collect_chips(s, s.sitter, amount, CHIPS_GWANGPALLI, log)
+    everyone = 0
+    for p in range(nplayers):
+        if p != s.sitter:
+            everyone |= 1 << p
     if r.chongtong:
         for i in range(nplayers):
             p = (dealer + i) % nplayers
+            if p == s.sitter:
+                continue
             m = month_with_four(s.hand[p] & GS_MASK_MONTH_CARDS)
             if m:
                 holders |= 1 << p
@@ -192,10 +214,10 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
                 if first < 0:
                     first = p
         if holders:
-            amount = r.chongtong_chips if r.chongtong_chips else rules_threshold(r, nplayers)
+            amount = r.chongtong_chips if r.chongtong_chips else rules_threshold(r, active_players(s))
             s.phase = PHASE_OVER
             s.end_reason = END_CHONGTONG
-            if holders == (1 << nplayers) - 1:
+            if holders == everyone:
                 s.winner = -1  # every player holds a quad: the payments cancel
             else:
                 s.winner = first
@@ -204,7 +226,7 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
                     if not holders & (1 << p):
                         continue
                     for q in range(nplayers):
-                        if not holders & (1 << q):
+                        if (everyone & (1 << q)) and not holders & (1 << q):
                             s.chips[q] -= amount
                             s.chips[p] += amount
                     log_event(log, EV_CHIPS, p, GS_NO_CARD, amount, CHIPS_CHONGTONG)
@@ -298,7 +320,7 @@ cdef void steal_junk(GameStateC* s, int p, EventLog* log) noexcept nogil:
     cdef int q, card
     cdef uint64_t pile, pick
     for q in range(s.nplayers):
-        if q == p:
+        if q == p or q == s.sitter:
             continue
         pile = s.captured[q]
         pick = pile & GS_MASK_SINGLE_JUNK
@@ -318,7 +340,7 @@ cdef void collect_chips(GameStateC* s, int p, int amount, int reason, EventLog* 
     """Each opponent pays ``amount`` chips to ``p`` at once (special events)."""
     cdef int q
     for q in range(s.nplayers):
-        if q != p:
+        if q != p and q != s.sitter:
             s.chips[q] -= amount
             s.chips[p] += amount
     log_event(log, EV_CHIPS, p, GS_NO_CARD, amount, reason)
@@ -347,7 +369,7 @@ cdef inline bint no_turns_left(const GameStateC* s) noexcept nogil:
     cdef int q
     cdef bint stock_left = s.stock_pos < s.stock_len
     for q in range(s.nplayers):
-        if s.hand[q] or (s.flip_only[q] and stock_left):
+        if q != s.sitter and (s.hand[q] or (s.flip_only[q] and stock_left)):
             return False
     return True
 
@@ -403,9 +425,9 @@ cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sak
     out.bridge_as_junk = sc.bridge_as_junk
     if r.payment != PAY_EACH_OPPONENT:
         return
-    thr = r.pi_bak_threshold_2p if n == 2 else r.pi_bak_threshold
+    thr = r.pi_bak_threshold_2p if active_players(s) == 2 else r.pi_bak_threshold
     for q in range(n):
-        if q == w:
+        if q == w or q == s.sitter:
             continue
         mult = 1
         plus = 0
@@ -447,7 +469,7 @@ cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sak
         out.multiplier[q] = mult
         out.pay[q] = out.base * mult + plus
         out.reasons[q] = why
-    if r.go_bak_pays_third and n == 3 and callers == 1 and other >= 0:
+    if r.go_bak_pays_third and active_players(s) == 3 and callers == 1 and other >= 0:
         # 001: the Go caller pays its own losses and the third player's too
         out.pay[caller] += out.pay[other]
         out.pay[other] = 0
@@ -664,7 +686,7 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
             stage = STAGE_ADVANCE
             if r.go_stop:
                 sc = player_score(s, r, p)
-                if sc >= rules_threshold(r, s.nplayers) and (s.go_count[p] == 0 or sc > s.last_go_score[p]):
+                if sc >= rules_threshold(r, active_players(s)) and (s.go_count[p] == 0 or sc > s.last_go_score[p]):
                     if no_turns_left(s):
                         # Go would only lead to a drawn hand: the last turn's Stop is automatic.
                         s.turns += 1
@@ -684,7 +706,7 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
             q = (q + 1) % s.nplayers
             # the same test as no_turns_left: an empty hand with nothing left to
             # flip has no turn (no empty flip-only turn)
-            if s.hand[q] or (s.flip_only[q] and s.stock_pos < s.stock_len):
+            if q != s.sitter and (s.hand[q] or (s.flip_only[q] and s.stock_pos < s.stock_len)):
                 break
         s.to_move = q
         if s.flip_only[q] > 0 and s.stock_pos >= s.stock_len:
@@ -817,7 +839,10 @@ cdef class CoreState:
     def __cinit__(self):
         memset(&self.s, 0, sizeof(GameStateC))
         self.s.winner = -1
+        self.s.sitter = -1
         self.s.flip_card = GS_NO_CARD
+        self.s.played_card = GS_NO_CARD
+        self.s.played_target = GS_NO_CARD
 
     @staticmethod
     def deal(Rules rules, int nplayers, seed, int dealer=0, int stake_doublings=0):
@@ -973,6 +998,8 @@ cdef class CoreState:
     @property
     def end_reason(self): return END_REASON_NAMES[self.s.end_reason]
     @property
+    def sitter(self): return None if self.s.sitter < 0 else self.s.sitter
+    @property
     def stake_doublings(self): return self.s.stake_doublings
     def chips(self, int p): return self.s.chips[self._seat(p)]
     def shaken_months(self, int p):
@@ -1013,6 +1040,7 @@ cdef class CoreState:
             turn_bonus=self.s.turn_bonus, turn_flags=self.s.turn_flags,
             stack_bonus=[self.s.stack_bonus_month[b] for b in range(2)],
             end_reason=self.s.end_reason, stake_doublings=self.s.stake_doublings,
+            sitter=None if self.s.sitter < 0 else self.s.sitter,
             shaken=[self.s.shaken[p] for p in range(n)],
             bombs=[self.s.bombs[p] for p in range(n)],
             ppeoks=[self.s.ppeoks[p] for p in range(n)],
@@ -1065,6 +1093,8 @@ cdef class CoreState:
         st.s.stack_bonus_month[0] = sb[0]
         st.s.stack_bonus_month[1] = sb[1]
         st.s.end_reason = f.get("end_reason", 0)
+        sitter = f.get("sitter")
+        st.s.sitter = -1 if sitter is None else sitter
         st.s.stake_doublings = f.get("stake_doublings", 0)
         return st
 

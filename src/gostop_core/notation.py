@@ -27,7 +27,7 @@ _POSITION_KEYS = ("rules", "players", "dealer", "turn", "phase", "turns", "field
 _VIEW_KEYS = ("rules", "players", "seat", "dealer", "turn", "phase", "turns", "field", "hand",
               "hands", "captured", "stock", "go", "lastgo", "fliponly")
 # Written only when they differ from their defaults (so a casual deal stays short).
-_OPTIONAL_KEYS = ("stake", "shaken", "bombs", "ppeoks", "played", "chips", "pending",
+_OPTIONAL_KEYS = ("sitter", "stake", "shaken", "bombs", "ppeoks", "played", "chips", "pending",
                   "turnbonus", "stackbonus", "flags", "end", "winner", "points")
 _END_NAMES = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
 
@@ -178,6 +178,8 @@ def format_position(rules: Rules, fields: dict) -> str:
 def _format_extras(fields: dict) -> list[str]:
     n = fields["nplayers"]
     out = []
+    if fields.get("sitter") is not None:
+        out.append(f"sitter={fields['sitter']}")
     if fields.get("stake_doublings"):
         out.append(f"stake={fields['stake_doublings']}")
     shaken = fields.get("shaken", [0] * n)
@@ -214,6 +216,7 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
     """Read the optional keys into ``fields`` (defaults when absent)."""
     n = fields["nplayers"]
     fields["stake_doublings"] = _int(tok.get("stake", "0"), "stake", 0, 20)
+    fields["sitter"] = _int(tok["sitter"], "sitter", 0, n - 1) if "sitter" in tok else None
     shaken = []
     for part in _per_player(tok.get("shaken", "|".join(["-"] * n)), "shaken", n):
         mask = 0

@@ -66,6 +66,7 @@ ctypedef struct RulesC:
     int32_t chongtong_chips
     int32_t dealer_rule
     int32_t gwangpalli
+    int32_t gwangpalli_chips
     int32_t showdown
     # scoring
     int32_t bright3

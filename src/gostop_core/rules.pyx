@@ -33,7 +33,8 @@ FIELDS = {
     "chongtong": (0, 1, "deal", "four of a month in a dealt hand wins the hand at once (chongtong)"),
     "chongtong_chips": (0, 100, "payment", "chips each opponent pays for chongtong (0: the hand's usual payment)"),
     "dealer_rule": (0, 2, "deal", "0 fixed dealer, 1 first dealer by draw (highest month) then the winner deals, 2 night/day draw then the winner"),
-    "gwangpalli": (0, 1, "deal", "four-handed gwangpalli: one player sits out each hand and is paid for brights"),
+    "gwangpalli": (0, 1, "deal", "four-handed gwangpalli: the seat before the dealer sits out each hand and is paid for the brights in its hand; the other three play the 3-player deal"),
+    "gwangpalli_chips": (0, 100, "payment", "gwangpalli: chips each playing seat pays the seat sitting out for each bright in its hand"),
     "showdown": (0, 1, "turn", "showdown (003): a player holding another's winning card may show down"),
     # scoring
     "bright3": (0, 100, "scoring", "points for 3 brights without the rain bright 12B"),
@@ -98,7 +99,7 @@ _BASE = dict(
     hand_2p=10, field_2p=8, hand_3p=7, field_3p=6, hand_4p=7, field_4p=6,
     bonus_cards=1, bonus_x2_junk=2, bonus_x3_junk=3, bonus_x2_effect=0, bonus_x3_effect=0,
     bonus_to_dealer=1, field_stacks=1, four_on_field_redeal=1, chongtong=1, chongtong_chips=0,
-    dealer_rule=1, gwangpalli=0, showdown=0,
+    dealer_rule=1, gwangpalli=0, gwangpalli_chips=1, showdown=0,
     bright3=3, bright3_rain=2, bright4=4, bright4_rain=4, bright5=15,
     ribbon_min=5, ribbon_set=3, rain_ribbon_counts=1,
     animal_min=5, godori=5, junk_min=10, sake_cup_junk=2, bridge_junk=0,
@@ -151,7 +152,7 @@ DEFAULT_PRESET = "casual"
 
 # Values the core's turn flow implements today; anything else is refused with a
 # clear UnsupportedRuleError instead of being played wrongly.
-_ENGINE_SUPPORTS = dict(gwangpalli=(0,), showdown=(0,))
+_ENGINE_SUPPORTS = dict(showdown=(0,))
 
 
 cdef class Rules:
@@ -278,6 +279,10 @@ def _validate(dict values):
                     f"field = {dealt} cards, more than the {pack}-card pack")
     if values["gwangpalli"] and not values["allow_4p"]:
         raise RulesError("gwangpalli is four-handed play: it needs allow_4p=1")
+    if values["gwangpalli"] and not values["go_stop"]:
+        raise RulesError("gwangpalli needs Go/Stop play (go_stop=1): a seat out of play would leave card points unwon")
+    if values["gwangpalli"] and 4 * values["hand_3p"] + values["field_3p"] > pack:
+        raise RulesError("gwangpalli deals four 3-player hands and the 3-player field: more than the pack")
     if values["bonus_in_hand"] and not values["bonus_cards"]:
         raise RulesError("bonus_in_hand needs bonus_cards=1")
     if not values["capture_at_play"] and not values["ppeok"]:
