@@ -124,14 +124,13 @@ def test_check_players():
 
 def test_engine_supports_every_preset():
     """Matrix: "so that every preset is only a set of values" -- every preset's values
-    are played by the core; only the options gwangpalli and showdown are refused
-    with a clear error."""
+    are played by the core, and so are the options gwangpalli and showdown."""
     for name in ("casual", "traditional", "standard", "family"):
         Rules(name).check_engine_support()
         Game(rules=name, players=2)
     Rules("casual", threshold_2p=5, godori=3, bright5=20, ppeok=1).check_engine_support()
-    with pytest.raises(UnsupportedRuleError, match="showdown=1"):
-        Rules("standard", showdown=1).check_engine_support()
+    Rules("standard", showdown=1).check_engine_support()
+    Rules("standard", allow_4p=1, gwangpalli=1).check_engine_support()
     assert issubclass(UnsupportedRuleError, RulesError)
 
 

@@ -97,6 +97,10 @@ class Event:
             return f"{who} made a third ppeok: the hand ends"
         if k == "hand_end":
             return "the stock is gone: the hand is scored"
+        if k == "showdown":
+            return f"{who} asks for a showdown: it holds {self.card}, another player's win-card"
+        if k == "showdown_answer":
+            return f"{who} {'receives' if self.other else 'refuses'} the showdown"
         return k
 
 
@@ -318,6 +322,8 @@ class Game:
         seat = self._core.to_move
         if phase == "flip" and m.kind != "flip":
             why = f"player {seat} must choose what the flipped {self.flip_card} takes"
+        elif phase == "showdown" and m.kind not in ("accept", "refuse"):
+            why = f"player {seat} must accept or refuse the showdown"
         elif phase == "gostop" and m.kind not in ("go", "stop"):
             why = f"player {seat} must call go or stop"
         elif phase == "play" and m.kind in ("go", "stop", "flip"):
@@ -338,6 +344,10 @@ class Game:
             why = f"no shake of month {m.month}: it needs three of the month in hand, shown once"
         elif m.kind == "fliponly":
             why = "no optional flip-only turn is owed here"
+        elif m.kind == "showdown":
+            why = f"{m.card} is no other player's win-card in player {seat}'s hand (or showdown is off)"
+        elif phase == "showdown":
+            why = f"player {seat} must accept or refuse the showdown"
         else:
             why = "not legal here"
         return f"illegal move {m}: {why} (legal: {legal})"
@@ -538,7 +548,7 @@ ARRAY_SCALARS = ("hand_count_self", "hand_count_next", "hand_count_next2", "hand
                  "go_self", "go_next", "go_next2", "go_next3",
                  "flip_only_self", "flip_only_next", "flip_only_next2", "flip_only_next3",
                  "stock_count", "to_move_is_self", "is_dealer",
-                 "phase_play", "phase_flip", "phase_gostop", "phase_over")
+                 "phase_play", "phase_flip", "phase_gostop", "phase_over", "phase_showdown")
 ARRAY_LENGTH = 50 * len(ARRAY_PLANES) + len(ARRAY_SCALARS)
 
 

@@ -12,6 +12,7 @@ cdef enum Phase:
     PHASE_FLIP_CHOICE = 1  # the flipped card matches two field cards: pick one
     PHASE_GO_STOP = 2      # the player reached the threshold: Go or Stop
     PHASE_OVER = 3
+    PHASE_SHOWDOWN = 4     # showdown asked: the player to move receives it (accept) or not (refuse)
 
 cdef enum MoveKind:
     MOVE_PLAY = 1    # card, target (GS_NO_CARD when the play has no choice)
@@ -22,6 +23,9 @@ cdef enum MoveKind:
     MOVE_STOP = 6
     MOVE_SHAKE = 7   # card = month 1..12: show three of the month (doubles a win)
     MOVE_FLIP_ONLY = 8  # use an optional flip-only turn owed after a bomb
+    MOVE_SHOWDOWN = 9   # card: an opponent's win-card in the hand; ask for a showdown (003)
+    MOVE_ACCEPT = 10    # receive the showdown
+    MOVE_REFUSE = 11    # refuse it: the asker must lay the win-card down
 
 cdef enum EventKind:
     EV_DEALT_BONUS = 1  # a bonus card dealt to the field went to the dealer
@@ -48,6 +52,8 @@ cdef enum EventKind:
     EV_CHIPS = 22       # `player` receives `other` chips from each opponent (cards field: reason code)
     EV_THREE_PPEOK = 23 # a third ppeok ends the hand
     EV_HAND_END = 24    # family rules: the stock is gone, the hand is scored
+    EV_SHOWDOWN = 25    # `player` asks for a showdown holding win-card `card`
+    EV_SHOWDOWN_ANSWER = 26  # `other` = 1 received, 0 refused
 
 cdef enum EndReason:
     END_NONE = 0
@@ -108,6 +114,9 @@ ctypedef struct GameStateC:
     int8_t played_target     # the field card it was placed on (a waiting pair), else GS_NO_CARD
     int8_t end_reason
     int8_t sitter            # gwangpalli: the seat sitting out this hand, else -1
+    int8_t showdown_caller   # the seat that asked for a showdown, else -1
+    int8_t showdown_card     # its win-card, else GS_NO_CARD
+    int8_t forced_card       # a refused showdown: the asker must play this card, else GS_NO_CARD
     int8_t stake_doublings   # nagari doublings carried into this hand
     uint8_t turn_flags       # ppeok/ttadak/jjok/stack of the turn in progress
     int8_t stack_bonus_month[2]  # the stack month X2 / X3 sits with on the field (0: none)

@@ -16,6 +16,10 @@ KIND_GO: int
 KIND_STOP: int
 KIND_SHAKE: int
 KIND_FLIP_ONLY: int
+KIND_SHOWDOWN: int
+KIND_ACCEPT: int
+KIND_REFUSE: int
+SHOWDOWN: int
 END_REASON_NAMES: tuple[str, ...]
 CHIP_REASON_NAMES: dict[int, str]
 SETTLE_REASON_NAMES: dict[int, str]

@@ -27,10 +27,12 @@ from gostop_core.scoring cimport ScoreC, score_total, score_pile, score_assignme
 from gostop_core.errors import IllegalMoveError, GameOverError, RulesError
 
 # Python-visible copies of the C enums.
-PLAY, FLIP_CHOICE, GO_STOP, OVER = PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER
-PHASE_NAMES = ("play", "flip", "gostop", "over")
+PLAY, FLIP_CHOICE, GO_STOP, OVER, SHOWDOWN = (
+    PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER, PHASE_SHOWDOWN)
+PHASE_NAMES = ("play", "flip", "gostop", "over", "showdown")
 KIND_PLAY, KIND_BONUS, KIND_BOMB, KIND_FLIP, KIND_GO, KIND_STOP, KIND_SHAKE, KIND_FLIP_ONLY = (
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE, MOVE_FLIP_ONLY)
+KIND_SHOWDOWN, KIND_ACCEPT, KIND_REFUSE = MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE
 NO_CARD = GS_NO_CARD
 EVENT_NAMES = {
     EV_DEALT_BONUS: "dealt_bonus", EV_PLAYED: "played", EV_FLIPPED: "flipped",
@@ -39,7 +41,8 @@ EVENT_NAMES = {
     EV_DRAW_GAME: "draw", EV_TURN_END: "turn_end", EV_PPEOK: "ppeok", EV_TTADAK: "ttadak",
     EV_JJOK: "jjok", EV_STACK: "stack", EV_SSEUL: "sseul", EV_SHAKE: "shake",
     EV_CHONGTONG: "chongtong", EV_REDEAL: "redeal", EV_CHIPS: "chips",
-    EV_THREE_PPEOK: "three_ppeok", EV_HAND_END: "hand_end",
+    EV_THREE_PPEOK: "three_ppeok", EV_HAND_END: "hand_end", EV_SHOWDOWN: "showdown",
+    EV_SHOWDOWN_ANSWER: "showdown_answer",
 }
 END_REASON_NAMES = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
 CHIP_REASON_NAMES = {CHIPS_FIRST_TURN_PPEOK: "first_turn_ppeok",
@@ -103,6 +106,14 @@ cdef enum:
 cdef inline int active_players(const GameStateC* s) noexcept nogil:
     """Seats in play (gwangpalli: all but the one sitting out)."""
     return s.nplayers - (1 if s.sitter >= 0 else 0)
+
+
+cdef inline int next_active(const GameStateC* s, int p) noexcept nogil:
+    """The next seat in play after ``p``."""
+    cdef int q = (p + 1) % s.nplayers
+    if q == s.sitter:
+        q = (q + 1) % s.nplayers
+    return q
 
 
 cdef inline int month_with_four(uint64_t cards) noexcept nogil:
@@ -169,6 +180,9 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
     cdef int everyone
     memset(s, 0, sizeof(GameStateC))
     s.sitter = -1
+    s.showdown_caller = -1
+    s.showdown_card = GS_NO_CARD
+    s.forced_card = GS_NO_CARD
     if r.gwangpalli and nplayers == 4:
         # gwangpalli: the seat before the dealer sits out; three play the 3-player deal
         s.sitter = (dealer + 3) % 4
@@ -234,6 +248,37 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
 
 
 # ---------------------------------------------------------------- moves
+cdef inline int play_moves(const GameStateC* s, const RulesC* r, int card, uint16_t* out,
+                           int n) noexcept nogil:
+    """Append the plays of one hand card (one per field card to choose from)."""
+    cdef uint64_t matches = s.field & same_month(card)
+    cdef int k = gs_popcount(matches), target
+    if k <= 1 or (k == 3 and r.field_stacks):
+        out[n] = make_move(MOVE_PLAY, card, GS_NO_CARD)
+        return n + 1
+    while matches:
+        target = gs_lowest(matches)
+        matches &= matches - 1
+        out[n] = make_move(MOVE_PLAY, card, target)
+        n += 1
+    return n
+
+
+cdef bint is_win_card(const GameStateC* s, const RulesC* r, int p, int card) noexcept nogil:
+    """Whether ``card`` in p's hand is another player's win-card (003): with it
+    that player's score would rise to the threshold where it may stop."""
+    cdef int q
+    cdef int32_t now, with_card, thr = rules_threshold(r, active_players(s))
+    for q in range(s.nplayers):
+        if q == p or q == s.sitter:
+            continue
+        now = score_total(s.captured[q], r)
+        with_card = score_total(s.captured[q] | GS_BIT(card), r)
+        if with_card > now and with_card >= thr and (s.go_count[q] == 0 or with_card > s.last_go_score[q]):
+            return True
+    return False
+
+
 cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noexcept nogil:
     """Write the legal decisions to ``out``; return how many.
 
@@ -241,6 +286,9 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
     2 bonus cards + 1 flip-only turn < MAX_MOVES."""
     cdef int n = 0, p = s.to_move, card, target, month, k
     cdef uint64_t hand, matches, rest, month_mask
+    if s.phase == PHASE_PLAY and s.forced_card != GS_NO_CARD:
+        # a refused showdown: the asker lays its win-card down
+        return play_moves(s, r, s.forced_card, out, 0)
     if s.phase == PHASE_PLAY:
         hand = s.hand[p]
         if r.bonus_in_hand != BONUS_HAND_NONE:
@@ -254,17 +302,7 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
         while rest:
             card = gs_lowest(rest)
             rest &= rest - 1
-            matches = s.field & same_month(card)
-            k = gs_popcount(matches)
-            if k <= 1 or (k == 3 and r.field_stacks):
-                out[n] = make_move(MOVE_PLAY, card, GS_NO_CARD)
-                n += 1
-            else:
-                while matches:
-                    target = gs_lowest(matches)
-                    matches &= matches - 1
-                    out[n] = make_move(MOVE_PLAY, card, target)
-                    n += 1
+            n = play_moves(s, r, card, out, n)
         if r.bomb or r.shaking:
             for month in range(1, 13):
                 month_mask = GS_MONTH_MASK(month)
@@ -280,6 +318,18 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
         if r.bomb_flip_only_optional and s.flip_only[p] > 0 and s.stock_pos < s.stock_len:
             out[n] = make_move(MOVE_FLIP_ONLY, GS_NO_CARD, GS_NO_CARD)
             n += 1
+        if r.showdown:
+            rest = hand & GS_MASK_MONTH_CARDS
+            while rest:
+                card = gs_lowest(rest)
+                rest &= rest - 1
+                if is_win_card(s, r, p, card):
+                    out[n] = make_move(MOVE_SHOWDOWN, card, GS_NO_CARD)
+                    n += 1
+    elif s.phase == PHASE_SHOWDOWN:
+        out[0] = make_move(MOVE_ACCEPT, GS_NO_CARD, GS_NO_CARD)
+        out[1] = make_move(MOVE_REFUSE, GS_NO_CARD, GS_NO_CARD)
+        n = 2
     elif s.phase == PHASE_FLIP_CHOICE:
         matches = s.field & same_month(s.flip_card)
         while matches:
@@ -728,6 +778,7 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
     cdef uint64_t bit, matches, month_mask
     if kind == MOVE_PLAY:
         bit = GS_BIT(card)
+        s.forced_card = GS_NO_CARD
         s.hand[p] &= ~bit
         s.turn_flags = 0
         log_event(log, EV_PLAYED, p, card, 0, bit)
@@ -774,6 +825,33 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
             steal_junk(s, p, log)
         s.flip_only[p] += r.bomb_flip_only_turns
         run_forced(s, r, STAGE_FLIP, log)
+    elif kind == MOVE_SHOWDOWN:
+        s.showdown_caller = p
+        s.showdown_card = card
+        log_event(log, EV_SHOWDOWN, p, card, 0, GS_BIT(card))
+        s.to_move = next_active(s, p)
+        s.phase = PHASE_SHOWDOWN
+    elif kind == MOVE_ACCEPT or kind == MOVE_REFUSE:
+        log_event(log, EV_SHOWDOWN_ANSWER, p, s.showdown_card, 1 if kind == MOVE_ACCEPT else 0, 0)
+        if kind == MOVE_REFUSE:
+            # the asker must lay its win-card down as its play of the turn
+            s.forced_card = s.showdown_card
+            s.to_move = s.showdown_caller
+            s.phase = PHASE_PLAY
+            s.showdown_caller = -1
+            s.showdown_card = GS_NO_CARD
+        else:
+            s.to_move = next_active(s, p)
+            if s.to_move == s.showdown_caller:
+                # everyone received the showdown: the hand is a nagari
+                s.to_move = s.showdown_caller
+                s.showdown_caller = -1
+                s.showdown_card = GS_NO_CARD
+                s.phase = PHASE_OVER
+                s.winner = -1
+                s.points = 0
+                s.end_reason = END_DRAW
+                log_event(log, EV_DRAW_GAME, p, GS_NO_CARD, 0, 0)
     elif kind == MOVE_SHAKE:
         s.shaken[p] |= 1 << card
         log_event(log, EV_SHAKE, p, card, 0, s.hand[p] & GS_MONTH_MASK(card))
@@ -840,6 +918,9 @@ cdef class CoreState:
         memset(&self.s, 0, sizeof(GameStateC))
         self.s.winner = -1
         self.s.sitter = -1
+        self.s.showdown_caller = -1
+        self.s.showdown_card = GS_NO_CARD
+        self.s.forced_card = GS_NO_CARD
         self.s.flip_card = GS_NO_CARD
         self.s.played_card = GS_NO_CARD
         self.s.played_target = GS_NO_CARD
@@ -1041,6 +1122,9 @@ cdef class CoreState:
             stack_bonus=[self.s.stack_bonus_month[b] for b in range(2)],
             end_reason=self.s.end_reason, stake_doublings=self.s.stake_doublings,
             sitter=None if self.s.sitter < 0 else self.s.sitter,
+            showdown_caller=None if self.s.showdown_caller < 0 else self.s.showdown_caller,
+            showdown_card=None if self.s.showdown_card == GS_NO_CARD else self.s.showdown_card,
+            forced_card=None if self.s.forced_card == GS_NO_CARD else self.s.forced_card,
             shaken=[self.s.shaken[p] for p in range(n)],
             bombs=[self.s.bombs[p] for p in range(n)],
             ppeoks=[self.s.ppeoks[p] for p in range(n)],
@@ -1095,6 +1179,12 @@ cdef class CoreState:
         st.s.end_reason = f.get("end_reason", 0)
         sitter = f.get("sitter")
         st.s.sitter = -1 if sitter is None else sitter
+        caller = f.get("showdown_caller")
+        st.s.showdown_caller = -1 if caller is None else caller
+        card = f.get("showdown_card")
+        st.s.showdown_card = GS_NO_CARD if card is None else card
+        card = f.get("forced_card")
+        st.s.forced_card = GS_NO_CARD if card is None else card
         st.s.stake_doublings = f.get("stake_doublings", 0)
         return st
 

@@ -14,6 +14,9 @@ go        ``go``        keep playing for more
 stop      ``stop``      end the hand and score
 shake     ``shake9``    show three September cards (each shake doubles a win)
 fliponly  ``fliponly``  use an optional flip-only turn owed after a bomb (standard)
+showdown  ``showdown/3B``  ask for a showdown holding 3B, another player's win-card (003)
+accept    ``accept``    receive the showdown (everyone receives: a nagari)
+refuse    ``refuse``    refuse it: the asker must lay the win-card down
 ========  ============  =====================================================
 
 Forced steps (the flip itself, steals, forced flip-only turns) are not moves.
@@ -24,13 +27,14 @@ from __future__ import annotations
 from gostop_core.cards import CARD_CODES, card_index
 from gostop_core.errors import CardCodeError, MoveParseError
 from gostop_core.movegen import (
-    KIND_BOMB, KIND_BONUS, KIND_FLIP, KIND_FLIP_ONLY, KIND_GO, KIND_PLAY, KIND_SHAKE,
-    KIND_STOP, NO_CARD, encode_move, move_parts,
+    KIND_ACCEPT, KIND_BOMB, KIND_BONUS, KIND_FLIP, KIND_FLIP_ONLY, KIND_GO, KIND_PLAY,
+    KIND_REFUSE, KIND_SHAKE, KIND_SHOWDOWN, KIND_STOP, NO_CARD, encode_move, move_parts,
 )
 
 KIND_NAMES = {KIND_PLAY: "play", KIND_BONUS: "bonus", KIND_BOMB: "bomb",
               KIND_FLIP: "flip", KIND_GO: "go", KIND_STOP: "stop",
-              KIND_SHAKE: "shake", KIND_FLIP_ONLY: "fliponly"}
+              KIND_SHAKE: "shake", KIND_FLIP_ONLY: "fliponly", KIND_SHOWDOWN: "showdown",
+              KIND_ACCEPT: "accept", KIND_REFUSE: "refuse"}
 _MONTH_KINDS = (KIND_BOMB, KIND_SHAKE)
 _KIND_BY_NAME = {v: k for k, v in KIND_NAMES.items()}
 
@@ -81,8 +85,13 @@ class Move:
         t = text.strip().lower()
         if not t:
             raise MoveParseError("empty move")
-        if t in ("go", "stop", "fliponly"):
+        if t in ("go", "stop", "fliponly", "accept", "refuse"):
             return cls(t)
+        if t.startswith("showdown"):
+            rest = text.strip()[8:]
+            if not rest.startswith("/") or len(rest) < 2:
+                raise MoveParseError(f"bad showdown {text!r}: write showdown/ and the win-card, e.g. showdown/3B")
+            return cls("showdown", card=_card(rest[1:], text))
         for kind in ("bomb", "shake"):
             if t.startswith(kind):
                 rest = t[len(kind):].strip()
@@ -126,8 +135,10 @@ class Move:
 
     def __str__(self) -> str:
         kind = self.kind
-        if kind in ("go", "stop", "fliponly"):
+        if kind in ("go", "stop", "fliponly", "accept", "refuse"):
             return kind
+        if kind == "showdown":
+            return f"showdown/{self.card}"
         if kind in ("bomb", "shake"):
             return f"{kind}{self.month}"
         if kind == "flip":

@@ -27,7 +27,7 @@ _POSITION_KEYS = ("rules", "players", "dealer", "turn", "phase", "turns", "field
 _VIEW_KEYS = ("rules", "players", "seat", "dealer", "turn", "phase", "turns", "field", "hand",
               "hands", "captured", "stock", "go", "lastgo", "fliponly")
 # Written only when they differ from their defaults (so a casual deal stays short).
-_OPTIONAL_KEYS = ("sitter", "stake", "shaken", "bombs", "ppeoks", "played", "chips", "pending",
+_OPTIONAL_KEYS = ("sitter", "asker", "forced", "stake", "shaken", "bombs", "ppeoks", "played", "chips", "pending",
                   "turnbonus", "stackbonus", "flags", "end", "winner", "points")
 _END_NAMES = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
 
@@ -132,9 +132,10 @@ def _phase(text: str, key: str = "phase") -> tuple[int, int | None]:
     if name not in PHASE_NAMES:
         raise PositionError(f"unknown phase {name!r}; one of {', '.join(PHASE_NAMES)}", key)
     phase = PHASE_NAMES.index(name)
-    if name == "flip":
+    if name in ("flip", "showdown"):
         if not card:
-            raise PositionError("phase flip needs the flipped card, e.g. flip:9A", key)
+            what = "the flipped card, e.g. flip:9A" if name == "flip" else "the win-card, e.g. showdown:3B"
+            raise PositionError(f"phase {name} needs {what}", key)
         cards = _cards(card, key)
         return phase, cards[0]
     if card:
@@ -146,6 +147,8 @@ def _phase_token(fields: dict) -> str:
     name = PHASE_NAMES[fields["phase"]]
     if fields["flip_card"] is not None:
         return f"{name}:{CARD_CODES[fields['flip_card']]}"
+    if name == "showdown" and fields.get("showdown_card") is not None:
+        return f"{name}:{CARD_CODES[fields['showdown_card']]}"
     return name
 
 
@@ -180,6 +183,10 @@ def _format_extras(fields: dict) -> list[str]:
     out = []
     if fields.get("sitter") is not None:
         out.append(f"sitter={fields['sitter']}")
+    if fields.get("showdown_caller") is not None:
+        out.append(f"asker={fields['showdown_caller']}")
+    if fields.get("forced_card") is not None:
+        out.append(f"forced={CARD_CODES[fields['forced_card']]}")
     if fields.get("stake_doublings"):
         out.append(f"stake={fields['stake_doublings']}")
     shaken = fields.get("shaken", [0] * n)
@@ -217,6 +224,15 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
     n = fields["nplayers"]
     fields["stake_doublings"] = _int(tok.get("stake", "0"), "stake", 0, 20)
     fields["sitter"] = _int(tok["sitter"], "sitter", 0, n - 1) if "sitter" in tok else None
+    fields["showdown_caller"] = _int(tok["asker"], "asker", 0, n - 1) if "asker" in tok else None
+    fields["forced_card"] = _cards(tok["forced"], "forced")[0] if "forced" in tok else None
+    if PHASE_NAMES[fields["phase"]] == "showdown":
+        if fields["showdown_caller"] is None:
+            raise PositionError("phase showdown needs asker=<seat>", "asker")
+        if fields["showdown_caller"] == fields["to_move"]:
+            raise PositionError("the asker does not answer its own showdown", "asker")
+    elif fields["showdown_caller"] is not None:
+        raise PositionError("asker is only given in phase showdown", "asker")
     shaken = []
     for part in _per_player(tok.get("shaken", "|".join(["-"] * n)), "shaken", n):
         mask = 0
@@ -272,12 +288,15 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     except RulesError as exc:
         raise PositionError(str(exc), "players") from None
     phase, flip_card = _phase(tok["phase"])
+    showdown_card = None
+    if PHASE_NAMES[phase] == "showdown":
+        showdown_card, flip_card = flip_card, None
     fields: dict[str, Any] = dict(
         nplayers=n,
         dealer=_int(tok["dealer"], "dealer", 0, n - 1),
         to_move=_int(tok["turn"], "turn", 0, n - 1),
         phase=phase,
-        flip_card=flip_card,
+        flip_card=flip_card, showdown_card=showdown_card,
         turns=_int(tok["turns"], "turns", 0, 10000),
         go_counts=_ints(tok["go"], "go", n, 0, 100),
         last_go_scores=_ints(tok["lastgo"], "lastgo", n, 0, 10000),
@@ -306,6 +325,10 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     claim(stock, "stock")
     fields["stock"] = stock
     _parse_extras(tok, fields, claim)
+    if showdown_card is not None and not fields["hands"][fields["showdown_caller"]] >> showdown_card & 1:
+        raise PositionError(f"the win-card {CARD_CODES[showdown_card]} must be in the asker's hand", "phase")
+    if fields["forced_card"] is not None and not fields["hands"][fields["to_move"]] >> fields["forced_card"] & 1:
+        raise PositionError(f"the forced card {CARD_CODES[fields['forced_card']]} must be in the hand of the seat to move", "forced")
     pack = set(range(50 if rules.bonus_cards else 48))
     extra = sorted(set(seen) - pack)
     if extra:
@@ -373,11 +396,14 @@ def parse_view(text: str) -> tuple[Rules, dict]:
         raise PositionError(str(exc), "players") from None
     seat = _int(tok["seat"], "seat", 0, n - 1)
     phase, flip_card = _phase(tok["phase"])
+    showdown_card = None
+    if PHASE_NAMES[phase] == "showdown":
+        showdown_card, flip_card = flip_card, None
     fields: dict[str, Any] = dict(
         nplayers=n, seat=seat,
         dealer=_int(tok["dealer"], "dealer", 0, n - 1),
         to_move=_int(tok["turn"], "turn", 0, n - 1),
-        phase=phase, flip_card=flip_card,
+        phase=phase, flip_card=flip_card, showdown_card=showdown_card,
         turns=_int(tok["turns"], "turns", 0, 10000),
         hand_counts=_ints(tok["hands"], "hands", n, 0, 50),
         stock_count=_int(tok["stock"], "stock", 0, 50),

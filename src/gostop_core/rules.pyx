@@ -35,7 +35,7 @@ FIELDS = {
     "dealer_rule": (0, 2, "deal", "0 fixed dealer, 1 first dealer by draw (highest month) then the winner deals, 2 night/day draw then the winner"),
     "gwangpalli": (0, 1, "deal", "four-handed gwangpalli: the seat before the dealer sits out each hand and is paid for the brights in its hand; the other three play the 3-player deal"),
     "gwangpalli_chips": (0, 100, "payment", "gwangpalli: chips each playing seat pays the seat sitting out for each bright in its hand"),
-    "showdown": (0, 1, "turn", "showdown (003): a player holding another's winning card may show down"),
+    "showdown": (0, 1, "turn", "showdown (003): a player holding another player's win-card may ask the others to receive a showdown: all receive, a nagari; one refuses, the asker lays the card down"),
     # scoring
     "bright3": (0, 100, "scoring", "points for 3 brights without the rain bright 12B"),
     "bright3_rain": (0, 100, "scoring", "points for 3 brights including 12B"),
@@ -152,7 +152,7 @@ DEFAULT_PRESET = "casual"
 
 # Values the core's turn flow implements today; anything else is refused with a
 # clear UnsupportedRuleError instead of being played wrongly.
-_ENGINE_SUPPORTS = dict(showdown=(0,))
+_ENGINE_SUPPORTS: dict = {}
 
 
 cdef class Rules:
