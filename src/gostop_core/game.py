@@ -4,7 +4,8 @@ lazy ``legal_moves``, ``outcome()``, per-turn event logs and player views."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
-from typing import Iterator
+from collections.abc import Sequence
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
@@ -23,8 +24,7 @@ from gostop_core.scoring import Score, score as score_pile
 _EV = {name: kind for kind, name in EVENT_NAMES.items()}
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened.  ``kind`` is one of ``dealt_bonus``, ``played``,
     ``flipped``, ``captured``, ``stolen``, ``bonus``, ``drawn``, ``bomb``,
     ``flip_only``, ``go``, ``stop``, ``draw``, ``turn_end``.
@@ -210,6 +210,52 @@ class LegalMoves:
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
 
+class Events(Sequence):
+    """The events of one push, made into :class:`Event` objects only when read
+    (a search that pushes and pops never pays for them)."""
+
+    __slots__ = ("_raw", "_turn", "_items")
+
+    def __init__(self, raw: list[tuple], turn: int):
+        self._raw = raw
+        self._turn = turn
+        self._items: list[Event] | None = None
+
+    def _convert(self) -> list[Event]:
+        if self._items is None:
+            turn = self._turn
+            items: list[Event] = []
+            for raw in self._raw:
+                ev = _event(raw, turn)
+                if ev.kind == "draw" and items and items[-1].kind == "turn_end":
+                    # the drawn hand ends with the last turn: no turn of its own
+                    ev = _event(raw, items[-1].turn)
+                items.append(ev)
+                if ev.kind == "turn_end":
+                    turn += 1
+            self._items = items
+        return self._items
+
+    def __getitem__(self, index):
+        return self._convert()[index]
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._convert())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Events):
+            return self._convert() == other._convert()
+        if isinstance(other, (list, tuple)):
+            return self._convert() == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(self._convert())
+
+
 def _event(t: tuple, turn: int) -> Event:
     kind, player, card, other, cards = t
     name = EVENT_NAMES[kind]
@@ -241,7 +287,7 @@ class Game:
         self.seed: int | None = seed
         self._start = self._core.snapshot()
         self._deal_events = [_event(e, 0) for e in deal_events]
-        self._stack: list[tuple[Move, bytes, list[Event]]] = []
+        self._stack: list[tuple[Move, bytes, Events]] = []
 
     @classmethod
     def from_position(cls, text: str) -> "Game":
@@ -271,7 +317,7 @@ class Game:
     def is_legal(self, move) -> bool:
         return move in self.legal_moves
 
-    def push(self, move) -> list[Event]:
+    def push(self, move) -> "Events":
         """Make a move (a :class:`Move`, a move string or code) and run every forced
         step up to the next decision.  Returns the events it caused.  An illegal
         move raises :class:`IllegalMoveError` and changes nothing."""
@@ -282,15 +328,7 @@ class Game:
             raise IllegalMoveError(self._illegal_reason(m))
         before = self._core.snapshot()
         turn = self._core.turns
-        events: list[Event] = []
-        for raw in self._core.apply(m.code):
-            ev = _event(raw, turn)
-            if ev.kind == "draw" and events and events[-1].kind == "turn_end":
-                # the drawn hand ends with the last turn: no turn of its own
-                ev = _event(raw, events[-1].turn)
-            events.append(ev)
-            if ev.kind == "turn_end":
-                turn += 1
+        events = Events(self._core.apply(m.code), turn)
         self._stack.append((m, before, events))
         return events
 
