@@ -24,6 +24,15 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 SEED_000_PATH = "/work/shared/seeds/000_5f4a65387dd302ab.txt"
 MATRIX_PATH = "/work/shared/docs/rules-matrix.md"
+#: Every seed text by its number (000 casual, 001 traditional, 002-004 standard,
+#: 004 ending with the family variant).
+SEED_PATHS = {
+    "000": SEED_000_PATH,
+    "001": "/work/shared/seeds/001_833df8392ffb68c2.txt",
+    "002": "/work/shared/seeds/002_ceebf8243402b584.txt",
+    "003": "/work/shared/seeds/003_b84b0a46c3077199.txt",
+    "004": "/work/shared/seeds/004_4538b8307f675c86.txt",
+}
 
 
 def _canon(code: str) -> str:
@@ -174,27 +183,47 @@ def matrix_text() -> str | None:
     return _read_collapsed(MATRIX_PATH)
 
 
-_QUOTE = re.compile(r'(Seed 000|Matrix): "([^"]+)"')
+def seed_text(number: str) -> str | None:
+    """Seed ``number`` (``"000"`` .. ``"004"``) with whitespace collapsed, or None
+    when it is not available."""
+    return _read_collapsed(SEED_PATHS[number])
+
+
+_QUOTE = re.compile(r'(Seed 00[0-4]|Matrix): "([^"]+)"')
 
 
 def source_quotes(obj) -> list[tuple[str, str]]:
-    """The ``Seed 000: "..."`` and ``Matrix: "..."`` quotes of a docstring (or text),
-    as (source, quote) with whitespace collapsed."""
+    """The ``Seed 000: "..."`` .. ``Seed 004: "..."`` and ``Matrix: "..."`` quotes of
+    a docstring (or text), as (source, quote) with whitespace collapsed."""
     text = obj if isinstance(obj, str) else (getattr(obj, "__doc__", None) or "")
     return [(src, " ".join(q.split())) for src, q in _QUOTE.findall(text)]
 
 
-def check_seed_quotes(module_globals: dict, need_seed: bool = True) -> int:
+def quote_sources() -> dict[str, str | None]:
+    """Each quotable source by its docstring label (``Seed 001``, ``Matrix`` ...)."""
+    out: dict[str, str | None] = {f"Seed {n}": seed_text(n) for n in SEED_PATHS}
+    out["Matrix"] = matrix_text()
+    return out
+
+
+def check_seed_quotes(module_globals: dict, need_seed: bool = True, need=None) -> int:
     """Every ``test_*`` function of a module quotes seed 000 (or, with
     ``need_seed=False``, at least the rules matrix), and every quote is verbatim
-    text of its source.  Returns the number of quotes checked against a source."""
-    sources = {"Seed 000": seed_000_text(), "Matrix": matrix_text()}
+    text of its source.  ``need`` (a label such as ``"Seed 001"`` or a tuple of
+    labels) replaces the seed 000 requirement: every test must then quote one of
+    those sources.  Returns the number of quotes checked against a source."""
+    sources = quote_sources()
+    if isinstance(need, str):
+        need = (need,)
     count = 0
     for name, obj in module_globals.items():
         if not name.startswith("test_") or not callable(obj):
             continue
         quotes = source_quotes(obj)
-        if need_seed:
+        if need:
+            assert any(src in need for src, _ in quotes), \
+                f"{name} quotes none of {', '.join(need)}"
+        elif need_seed:
             assert any(src == "Seed 000" for src, _ in quotes), f"{name} names no seed 000 line"
         else:
             assert quotes, f"{name} names neither a seed 000 line nor a rules-matrix line"
@@ -205,3 +234,100 @@ def check_seed_quotes(module_globals: dict, need_seed: bool = True) -> int:
             assert q in text, f"{name}: {q!r} is not {src} text"
             count += 1
     return count
+
+
+# ------------------------------------------------------------------ helpers for the rule families
+
+def events_of(events, kind: str) -> list:
+    """The events of one kind."""
+    return [e for e in events if e.kind == kind]
+
+
+def not_first_turn(players: int) -> str:
+    """The position token that marks every seat as having played a turn already
+    (so that first-turn chip rules stay out of a scenario)."""
+    return "played=" + ",".join(["1"] * players)
+
+
+def core_places(fields: dict) -> list[tuple[str, int]]:
+    """Every place a card can be, read from ``CoreState.to_fields()``: the field
+    (bonus cards sitting with a ppeok stack are on it too), each hand, each captured
+    pile, the stock, the flipped card waiting for a choice, and the flipped bonus
+    cards waiting for the turn's captures (``turn_bonus``)."""
+    out = [("field", fields["field"])]
+    for p in range(fields["nplayers"]):
+        out.append((f"hand{p}", fields["hands"][p]))
+        out.append((f"captured{p}", fields["captured"][p]))
+    stock = 0
+    for c in fields["stock"]:
+        assert not stock >> c & 1, f"{CARD_CODES[c]} twice in the stock"
+        stock |= 1 << c
+    out.append(("stock", stock))
+    if fields["flip_card"] is not None:
+        out.append(("flip", 1 << fields["flip_card"]))
+    out.append(("turn_bonus", fields["turn_bonus"]))
+    return out
+
+
+def assert_core_conserved(core, pack: int) -> dict:
+    """Every card of the pack (a mask) is in exactly one place of the C state; the
+    stack-bonus months point at bonus cards on the field.  Returns the fields."""
+    f = core.to_fields()
+    seen = 0
+    total = 0
+    for name, mask in core_places(f):
+        assert seen & mask == 0, f"{CardSet(seen & mask)} also in {name}"
+        seen |= mask
+        total += bin(mask).count("1")
+    assert seen == pack, f"missing {CardSet(pack & ~seen)}, extra {CardSet(seen & ~pack)}"
+    assert total == bin(pack).count("1")
+    for b, month in enumerate(f["stack_bonus"]):
+        if month:
+            assert f["field"] >> (48 + b) & 1, "a stack bonus card must lie on the field"
+            assert f["field"] & (0xF << ((month - 1) * 4)), "a stack bonus card sits with a stack"
+    return f
+
+
+def stop_game(*, rules: str, players: int = 2, captured, winner: int = 0, go=None,
+              extra: str = "", **kwargs) -> Game:
+    """A position where ``winner`` decides Go or Stop with these captured piles
+    (every other card in the stock), after ``winner`` says Stop."""
+    go = go or [0] * players
+    lastgo = [0] * players
+    g = game_from(rules=rules, players=players, captured=captured, turn=winner,
+                  phase="gostop", go=go, lastgo=lastgo,
+                  extra=" ".join(x for x in (not_first_turn(players), extra) if x), **kwargs)
+    g.push("stop")
+    return g
+
+
+# ------------------------------------------------------------------ a family-scoring oracle
+# Written from seed 004 alone: bright 20, ribbon 5 (all ten), animal 10 (all nine),
+# junk 0; hongdan / cheongdan 30, all four of May, October or December 20, all four of
+# November 40, each paid by every other player; the break-even target 240 / players.
+
+FAMILY_CARD_POINTS = {"B": 20, "R": 5, "A": 10, "J": 0, "D": 0}
+FAMILY_SETS = [({"1R", "2R", "3R"}, 30), ({"6R", "9R", "10R"}, 30),
+               ({"5A", "5R", "5J1", "5J2"}, 20), ({"10A", "10R", "10J1", "10J2"}, 20),
+               ({"12B", "12A", "12R", "12D"}, 20), ({"11B", "11D", "11J1", "11J2"}, 40)]
+
+
+def card_points(codes) -> int:
+    """Family card points of a pile given as card codes (the kind letter decides)."""
+    return sum(FAMILY_CARD_POINTS[c.rstrip("0123456789")[-1]] for c in codes)
+
+
+def set_bonus(codes) -> int:
+    """The family set bonus a pile collects from each other player."""
+    codes = set(codes)
+    return sum(value for cards, value in FAMILY_SETS if cards <= codes)
+
+
+def family_balances(piles) -> list[int]:
+    """Balance = own points + bonus x (players - 1) - every other player's bonus -
+    240 / players."""
+    piles = [list(p) for p in piles]
+    n = len(piles)
+    bonus = [set_bonus(p) for p in piles]
+    return [card_points(p) + bonus[q] * (n - 1) - (sum(bonus) - bonus[q]) - 240 // n
+            for q, p in enumerate(piles)]

@@ -1,0 +1,358 @@
+"""Engine invariants over thousands of seeded random games for every preset and every
+player count it allows.
+
+After every move of every game:
+
+* every card of the pack is in exactly one place of the C state: the hands, the field
+  (bonus cards sitting with a ppeok stack included), the captured piles, the stock, the
+  flipped card waiting for a choice, and the flipped bonus cards waiting for the turn's
+  captures (``turn_bonus``);
+* a hand is over exactly when no move is legal, and ``perft(1)`` counts the legal moves;
+* the Go/Stop question comes only at the threshold, and after a Go only above the score
+  of that Go;
+* chips always sum to zero for the chip presets (traditional, standard);
+
+and at the end of every game: the hand ended within a bound of decisions; the
+winner's points follow the preset's Go scheme (an oracle written from the seed text);
+family balances sum to zero and equal an oracle written from seed 004.  Smaller sweeps
+check push/pop, position round trips through mid-turn states and perft with and without
+bulk counting.  ``-m slow`` runs a sweep twenty times bigger.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import assert_core_conserved, family_balances
+from gostop_core import CardSet, Game, Rules
+from gostop_core.cards import CARD_CODES
+from gostop_core.moves import Move
+
+PRESETS = ("casual", "traditional", "standard", "family")
+CONFIGS = [(p, n) for p in PRESETS for n in Rules(p).allowed_players()]
+GAMES = 2000           # whole games per (preset, players) in the default run
+SLOW_GAMES = 15_000
+MAX_DECISIONS = 300    # far above any real hand
+
+
+def go_points(scheme: int, score: int, goes: int) -> int:
+    """The winner's basic payment after ``goes`` Goes, from the seed texts:
+    000 +1 per Go, the total doubling at each Go from the fourth; 001 +1 / +2 chips,
+    then x2 for three Goes and x2 again for each beyond; 002 +1 per Go, x2 at the third
+    Go, then x(Goes - 1); the 001 variant +1 for one Go, then x(Goes)."""
+    if scheme == 0:
+        return (score + goes) * 2 ** max(0, goes - 3)
+    if scheme == 1:
+        return score + goes if goes <= 2 else score * 2 ** (goes - 2)
+    if scheme == 2:
+        total = score + goes
+        return total * 2 if goes == 3 else total * (goes - 1) if goes > 3 else total
+    return score + goes if goes <= 1 else score * goes
+
+
+# ------------------------------------------------------------------ a settlement oracle
+# Written from the payment rules of seeds 001 / 002 and the matrix, over card codes:
+# the winner's points after Goes; each loser pays them doubled once for each shake of
+# the winner (and bomb, where a bomb counts as a shake), each nagari before the hand, a
+# double-payment joker of the winner, gwang-bak (winner has a bright score, loser no
+# bright and no bright-protection joker; or +2 chips), pi-bak (winner has a junk score,
+# loser's junk with its flexible cards counted as junk below the threshold for this
+# many players), mong-bak (winner's animals) and go-bak (the loser called Go); with
+# three players and one Go caller, 001 makes the caller pay the third player's share.
+# The winner's flexible cards count the way that brings in the most.
+
+BIRDS = {"2A", "4A", "8A"}
+RIBBON_SETS = ({"1R", "2R", "3R"}, {"6R", "9R", "10R"}, {"4R", "5R", "7R"})
+
+
+def _kind(code: str) -> str:
+    return "X" if code.startswith("X") else code.rstrip("0123456789")[-1]
+
+
+def _joker_effect(r: Rules, code: str) -> int:
+    return r.bonus_x2_effect if code == "X2" else r.bonus_x3_effect
+
+
+def oracle_score(pile: set, r: Rules, sake: bool, bridge: bool):
+    """(total, bright points, junk points, animals) of one flexible-card assignment."""
+    brights = [c for c in pile if _kind(c) == "B"]
+    rain = "12B" in brights
+    bright = {5: r.bright5, 4: r.bright4_rain if rain else r.bright4,
+              3: r.bright3_rain if rain else r.bright3}.get(len(brights), 0)
+    ribbons = [c for c in pile if _kind(c) == "R" and (r.rain_ribbon_counts or c != "12R")]
+    points = bright + max(0, len(ribbons) - r.ribbon_min + 1)
+    points += sum(r.ribbon_set for s in RIBBON_SETS if s <= pile)
+    animals = [c for c in pile if _kind(c) == "A"]
+    junk = sum({"J": 1, "D": 2}.get(_kind(c), 0) for c in pile)
+    for x, value in (("X2", r.bonus_x2_junk), ("X3", r.bonus_x3_junk)):
+        if x in pile and _joker_effect(r, x) == 0:
+            junk += value
+    if sake:
+        animals.remove("9A")
+        junk += r.sake_cup_junk
+    if bridge:
+        animals.remove("5A")
+        junk += r.bridge_junk
+    points += max(0, len(animals) - r.animal_min + 1)
+    points += r.godori if BIRDS <= pile else 0
+    junk_points = max(0, junk - r.junk_min + 1)
+    return points + junk_points, bright, junk_points, len(animals)
+
+
+def loser_junk(pile: set, r: Rules) -> int:
+    """A loser's junk with every flexible card counted as junk (to avoid pi-bak)."""
+    junk = sum({"J": 1, "D": 2}.get(_kind(c), 0) for c in pile)
+    for x, value in (("X2", r.bonus_x2_junk), ("X3", r.bonus_x3_junk)):
+        if x in pile and _joker_effect(r, x) == 0:
+            junk += value
+    junk += r.sake_cup_junk if "9A" in pile else 0
+    junk += r.bridge_junk if "5A" in pile else 0
+    return junk
+
+
+def expected_pays(r: Rules, f: dict, w: int) -> set:
+    """The pay vectors of the best flexible-card assignments of winner ``w``."""
+    n = f["nplayers"]
+    piles = [set(CardSet(m).codes()) for m in f["captured"]]
+    pile = piles[w]
+    threshold = r.pi_bak_threshold_2p if n == 2 else r.pi_bak_threshold
+    results = []
+    for sake in ([False, True] if r.sake_cup_junk and "9A" in pile else [False]):
+        for bridge in ([False, True] if r.bridge_junk and "5A" in pile else [False]):
+            total, bright, junk_points, animals = oracle_score(pile, r, sake, bridge)
+            base = go_points(r.go_scheme, total, f["go_counts"][w])
+            pays = [0] * n
+            callers = [q for q in range(n) if q != w and f["go_counts"][q] and r.go_bak]
+            for q in range(n):
+                if q == w:
+                    continue
+                doubles = bin(f["shaken"][w]).count("1") + f["stake_doublings"]
+                doubles += f["bombs"][w] if r.bomb_counts_as_shake else 0
+                doubles += sum(1 for x in ("X2", "X3") if x in pile and _joker_effect(r, x) == 1)
+                plus = 0
+                protected = any(x in piles[q] and _joker_effect(r, x) == 2 for x in ("X2", "X3"))
+                if r.gwang_bak and bright and not any(_kind(c) == "B" for c in piles[q]) \
+                        and not protected:
+                    if r.gwang_bak == 1:
+                        doubles += 1
+                    else:
+                        plus = 2
+                if threshold and junk_points and loser_junk(piles[q], r) < threshold:
+                    doubles += 1
+                if r.mong_bak_animals and animals >= r.mong_bak_animals:
+                    doubles += 1
+                if q in callers:
+                    doubles += 1
+                pays[q] = base * 2 ** doubles + plus
+            if r.go_bak_pays_third and n == 3 and len(callers) == 1:
+                (caller,) = callers
+                (other,) = set(range(n)) - {w, caller}
+                pays[caller] += pays[other]
+                pays[other] = 0
+            results.append(pays)
+    best = max(sum(p) for p in results)
+    return {tuple(p) for p in results if sum(p) == best}
+
+
+def sweep(preset, players: int, seeds, go_bias: float = 0.6):
+    """Play random games, checking every invariant after every move; returns what the
+    games met (move kinds, event kinds, end reasons)."""
+    rules = preset if isinstance(preset, Rules) else Rules(preset)
+    pack = (1 << (50 if rules.bonus_cards else 48)) - 1
+    chip_preset = rules.payment == 1
+    family = rules.payment == 2
+    threshold = rules.threshold(players)
+    met: dict[str, int] = {}
+    for seed in seeds:
+        g = Game(rules, players, seed, dealer=seed % players)
+        core = g._core
+        rng = random.Random(seed * 31 + players)
+        f = assert_core_conserved(core, pack)
+        for e in g.deal_events():
+            met[e.kind] = met.get(e.kind, 0) + 1
+        decisions = 0
+        while True:
+            legal = core.legal_moves()
+            assert bool(legal) != g.is_over()
+            assert core.perft(1) == len(legal)
+            if not legal:
+                break
+            if g.phase == "gostop":
+                p = f["to_move"]
+                score = core.score(p)
+                assert score >= threshold
+                assert f["go_counts"][p] == 0 or score > f["last_go_scores"][p]
+                kinds = [Move.from_code(c).kind for c in legal]
+                move = legal[kinds.index("go" if rng.random() < go_bias else "stop")]
+            else:
+                move = rng.choice(legal)
+            kind = Move.from_code(move).kind
+            met[kind] = met.get(kind, 0) + 1
+            chips_before = list(f["chips"])
+            for e in g.push(move):
+                met[e.kind] = met.get(e.kind, 0) + 1
+            f = assert_core_conserved(core, pack)
+            if chip_preset:
+                assert sum(f["chips"]) == 0
+            decisions += 1
+            assert decisions < MAX_DECISIONS, f"{preset} seed {seed}: the hand does not end"
+        out = g.outcome()
+        met["end:" + out.reason] = met.get("end:" + out.reason, 0) + 1
+        if chip_preset:
+            assert sum(out.chips) == 0
+        if out.reason in ("stop", "last_turn_stop"):
+            w = out.winner
+            settled = out.settlement["score"] if out.settlement else out.scores[w]
+            assert settled >= threshold or out.scores[w] >= threshold
+            assert out.points == go_points(rules.go_scheme, settled, out.go_counts[w])
+            met["max_goes"] = max(met.get("max_goes", 0), out.go_counts[w])
+            if chip_preset:
+                pays = out.settlement["pay"]
+                assert tuple(pays) in expected_pays(rules, f, w), (seed, pays)
+                # the Stop's payments are the last change of the chips
+                assert [c - p if q != w else c + sum(pays) for q, (c, p) in
+                        enumerate(zip(chips_before, pays))] == list(out.chips)
+                met["paid"] = met.get("paid", 0) + 1
+        if family:
+            assert out.reason == "family"
+            piles = [g.captured(p).codes() for p in range(players)]
+            assert list(out.chips) == family_balances(piles)
+            assert sum(out.chips) == 0
+    return met
+
+
+# What the main sweep must meet, so that the invariants were checked through the rules.
+MUST_MEET = {
+    "casual": {"play", "flip", "bonus", "bomb", "go", "stop", "stolen", "flip_only",
+               "end:stop", "end:draw"},
+    "traditional": {"play", "flip", "go", "stop", "shake", "bomb", "fliponly", "ppeok",
+                    "ttadak", "jjok", "stack", "sseul", "stolen", "chips", "end:stop",
+                    "end:draw", "end:last_turn_stop"},
+    "standard": {"play", "flip", "go", "stop", "shake", "bomb", "fliponly", "bonus",
+                 "ppeok", "ttadak", "jjok", "stack", "stolen", "dealt_bonus", "drawn",
+                 "end:stop", "end:draw"},
+    "family": {"play", "flip", "ppeok", "ttadak", "jjok", "stack", "end:family"},
+}
+MUST_NOT_MEET = {
+    "standard": {"sseul"},
+    "family": {"stolen", "go", "stop", "bomb", "shake", "chips"},
+    "casual": {"ppeok", "ttadak", "sseul", "shake"},
+}
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_random_games_keep_every_invariant(preset, players):
+    met = sweep(preset, players, range(GAMES))
+    assert sum(v for k, v in met.items() if k.startswith("end:")) == GAMES
+    missing = MUST_MEET[preset] - set(met)
+    if players == 4:   # four-handed casual / family: shorter stock, fewer events
+        missing -= {"end:last_turn_stop", "sseul"}
+    assert not missing, missing
+    assert not MUST_NOT_MEET.get(preset, set()) & set(met)
+    if preset != "family":
+        assert met.get("max_goes", 0) >= 2
+
+
+# The options of the matrix ("Rule options named in the seeds") through the same sweep.
+VARIANTS = [
+    Rules("traditional", go_scheme=3, gwang_bak=2, pi_bak_threshold_2p=7,
+          first_turn_capture_chips=3, bright4_rain=3, godori=3, sake_cup_junk=2,
+          threshold_2p=5),
+    Rules("traditional", bonus_cards=1, bonus_in_hand=1, bonus_x2_effect=1,
+          bonus_x3_effect=2),
+    Rules("standard", bonus_x2_effect=1, bonus_x3_effect=2, bright5=50,
+          rain_ribbon_counts=1, threshold_2p=3, threshold_3p=2),
+    Rules("standard", bomb_counts_as_shake=1, mong_bak_animals=7, go_bak_pays_third=1,
+          pi_bak_threshold=5, pi_bak_threshold_2p=7),
+]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.preset)
+@pytest.mark.parametrize("players", [2, 3])
+def test_random_games_with_rule_options(rules, players):
+    met = sweep(rules, players, range(600), go_bias=0.5)
+    assert met.get("paid", 0) > 100
+    assert met.get("max_goes", 0) >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_random_games_keep_every_invariant_big(preset, players):
+    met = sweep(preset, players, range(50_000, 50_000 + SLOW_GAMES), go_bias=0.8)
+    assert sum(v for k, v in met.items() if k.startswith("end:")) == SLOW_GAMES
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_push_pop_restores_the_position(preset, players):
+    """Every legal move pushed and popped at every node gives back the same position."""
+    for seed in range(25):
+        g = Game(preset, players, seed, dealer=seed % players)
+        rng = random.Random(seed)
+        start = g.position()
+        while not g.is_over():
+            before = g.position()
+            snapshot = g.copy()
+            for m in list(g.legal_moves):
+                g.push(m)
+                assert g.pop() == m
+                assert g.position() == before and g == snapshot
+            g.push(rng.choice(list(g.legal_moves)))
+        while g.move_stack:
+            g.pop()
+        assert g.position() == start
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_position_round_trip_mid_turn(preset, players):
+    """Every position (the flip phase with a pair waiting on the field included)
+    round-trips through Game.from_position and plays on identically."""
+    mid_turn = 0
+    for seed in range(120):
+        g = Game(preset, players, seed, dealer=seed % players)
+        rng = random.Random(seed + 1)
+        while not g.is_over():
+            text = g.position()
+            again = Game.from_position(text)
+            assert again.position() == text and again == g
+            move = rng.choice(list(g.legal_moves))
+            if g.phase == "flip" and "pending=" in text:
+                mid_turn += 1
+                # the restored mid-turn game resolves the turn exactly as the original
+                again.push(move)
+                g.push(move)
+                assert again.position() == g.position()
+                assert [e.as_dict() for e in again.events()] == \
+                    [e.as_dict() for e in g.events()[-len(again.events()):]]
+            else:
+                g.push(move)
+    if Rules(preset).capture_at_play == 0:
+        assert mid_turn >= 20   # the pair waits for the flip in every preset but casual
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_perft_bulk_equals_plain(preset, players):
+    """perft with bulk counting at the last ply equals perft counting every leaf."""
+    for seed in range(6):
+        g = Game(preset, players, seed, dealer=seed % players)
+        rng = random.Random(seed)
+        step = 0
+        while not g.is_over():
+            if step % 4 == 0 or g.phase != "play":
+                core = g._core
+                for depth in (1, 2, 3):
+                    assert core.perft(depth, True) == core.perft(depth, False)
+                assert sum(n for _, n in core.divide(2)) == core.perft(2)
+            g.push(rng.choice(list(g.legal_moves)))
+            step += 1
+
+
+def test_the_pack_of_each_preset():
+    """48 cards without bonus cards (traditional, family), 50 with X2 and X3."""
+    for preset in PRESETS:
+        g = Game(preset, 2, 1)
+        pack = 50 if Rules(preset).bonus_cards else 48
+        f = assert_core_conserved(g._core, (1 << pack) - 1)
+        assert sum(bin(h).count("1") for h in f["hands"]) == 20
+        assert ("X2" in CARD_CODES[:pack]) == (pack == 50)
