@@ -626,6 +626,9 @@ class PlayerView:
         self.played_card = None if f["played_card"] is None else CARD_CODES[f["played_card"]]
         self.played_target = (None if f["played_target"] is None
                               else CARD_CODES[f["played_target"]])
+        #: Bonus cards lying with a stack on the field (a ppeok stack keeps them): code -> month.
+        self.stack_bonus = {code: month for code, month in zip(("X2", "X3"), f["stack_bonus"])
+                            if month}
         #: What a Stop now would bring (see :meth:`Game.stop_value`) when this seat
         #: decides Go or Stop; it depends only on public facts.  Else ``None``.
         self.stop_value = (game._core.settlement(seat)
