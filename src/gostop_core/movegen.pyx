@@ -533,17 +533,22 @@ cdef void settle(const GameStateC* s, const RulesC* r, int w, SettlementC* out) 
     that avoids pi-bak."""
     cdef SettlementC trial
     cdef int sake, bridge, sake_options, bridge_options, q
-    cdef int32_t best = -1, total
+    cdef int32_t best = -1, best_base = -1, total
     sake_options = 2 if (r.sake_cup_junk and (s.captured[w] & GS_MASK_SAKE_CUP)) else 1
     bridge_options = 2 if (r.bridge_junk and (s.captured[w] & GS_MASK_BRIDGE)) else 1
     for sake in range(sake_options):
         for bridge in range(bridge_options):
             settle_assignment(s, r, w, sake, bridge, &trial)
-            total = trial.base
+            # what the winner receives: the opponents' payments, or its points
+            # where nobody pays; equal receipts keep the higher points
+            total = 0
             for q in range(s.nplayers):
                 total += trial.pay[q]
-            if total > best:
+            if r.payment != PAY_EACH_OPPONENT:
+                total = trial.base
+            if total > best or (total == best and trial.base > best_base):
                 best = total
+                best_base = trial.base
                 out[0] = trial
 
 
