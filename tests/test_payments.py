@@ -87,7 +87,9 @@ def traditional_go(score, goes):
 
 def standard_go(score, goes):
     """Seed 002: +1 point per Go; the third Go doubles the score; after it the score is
-    multiplied by one less than the number of Goes."""
+    multiplied by one less than the number of Goes.  002 names the added points only
+    for one and two Goes; like docs/rules.md ("(score + Goes), x2 at 3, x(Goes-1)
+    beyond") the points of every Go are added before the multiplier."""
     total = score + goes
     if goes == 3:
         return total * 2

@@ -142,6 +142,17 @@ def test_stack_of_three_is_captured_whole_without_a_steal():
     assert not events_of(ev, "stolen")
 
 
+def test_sweeping_the_field_steals_nothing():
+    """Seed 004: "If the player locates a matching card on the table, the player collects
+    both cards along with the cards matched in step 2." and nothing more (Matrix: "sseul:
+    field emptied | no | steal | no (not in 002-004) | no")."""
+    g = fgame(field="3R 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "2J2"],
+              stock="5J2 11J1")
+    ev = g.push("3B")
+    assert g.field == CardSet() and g.captured(0) == CardSet("3B 3R 5J1 5J2")
+    assert not events_of(ev, "stolen") and not events_of(ev, "sseul")
+
+
 def test_no_bomb_no_shake_no_go_stop():
     """Seed 004: "Rules 1-3 are the same as in" Go-Stop; the family game has no Go or
     Stop (Matrix: "No Go/Stop, no ppeok, no ttadak steals. Play until the stock is
