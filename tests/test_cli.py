@@ -10,10 +10,15 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from gostop_core import FIELDS, Game, Move, preset_names
-from gostop_core.bots import GreedyBot, play_game
+from gostop_core import FIELDS, Game, Match, Move, Rules, preset_names
+from gostop_core.bots import GreedyBot, capture_timing, visible_capture
+from gostop_core.cards import card_month
+from gostop_core.match import play_with_bots
 from gostop_cli.main import cli
 from gostop_cli.play import run_game
+
+#: (preset, players) for every player count each preset allows.
+PRESET_PLAYERS = [(name, n) for name in preset_names() for n in Rules(name).allowed_players()]
 
 
 def runner() -> CliRunner:
@@ -59,6 +64,24 @@ def test_deal_prints_the_seeded_position(seed, players, dealer):
     expected = Game(rules="casual", players=players, seed=seed, dealer=dealer)
     assert text == expected.position()
     assert Game.from_position(text) == expected
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+def test_deal_and_perft_accept_every_preset(preset, players):
+    for seed in (0, 5):
+        expected = Game(preset, players, seed=seed, dealer=1)
+        result = invoke("deal", "--rules", preset, "--players", str(players), "--seed", str(seed),
+                        "--dealer", "1")
+        assert result.exit_code == 0, result.stderr
+        text = result.stdout.strip()
+        assert text == expected.position() and f"rules={preset}" in text
+        assert Game.from_position(text) == expected
+        perft = invoke("perft", "--rules", preset, "--players", str(players), "--seed", str(seed),
+                       "--dealer", "1", "--depth", "3")
+        assert perft.exit_code == 0
+        assert f"Nodes searched: {expected.perft(3)}" in perft.stdout
+        piped = invoke("perft", "--position", "-", "--depth", "2", "--divide", input=text)
+        assert f"Nodes searched: {expected.perft(2)}" in piped.stdout
 
 
 def test_deal_json():
@@ -186,6 +209,15 @@ def test_rules_json(preset):
     assert data["fields"]["godori"]["description"]
 
 
+@pytest.mark.parametrize("args", [["casual"], ["traditional"], ["standard"], ["family"],
+                                  ["casual", "--set", "gwangpalli=1"],
+                                  ["standard", "--set", "showdown=1"]])
+def test_rules_says_every_preset_is_playable(args):
+    out = invoke("rules", *args).stdout
+    assert "Playable: the engine implements every value above." in out
+    assert "Not playable" not in out
+
+
 # ---------------------------------------------------------------- bad input
 BAD = [
     ("score", "13B"),
@@ -209,7 +241,9 @@ BAD = [
     ("play", "--players", "3", "--bot", "greedy,random,random"),
     ("play", "--quiet"),
     ("play", "--players", "2", "--dealer", "2"),
-    ("play", "--rules", "standard", "--set", "showdown=1"),
+    ("play", "--hands", "0"),
+    ("play", "--rules", "traditional", "--players", "4"),
+    ("play", "--rules", "standard", "--set", "showdown=2"),
     ("nosuchcommand",),
 ]
 
@@ -236,31 +270,105 @@ def test_duplicate_card_in_a_position_names_the_places():
 
 
 # ---------------------------------------------------------------- play
-def outcome_line(output: str) -> str:
-    match = re.search(r"(\S.*wins \d+ points.*|Draw: .*)", output)
-    assert match, output[-2000:]
-    return match.group(1)
+REPORT_HEAD = re.compile(r"(You|Bot \d) (called Stop|reached the threshold on the last turn|"
+                         r"held four of a month \(chongtong\)|made a third ppeok): \d+ point\(s\)|"
+                         r"nobody stopped: the hand is drawn \(nagari\)|"
+                         r"the stock is gone: card points against the break-even target")
+
+
+def flat(output: str) -> str:
+    """The output as one line: panel borders dropped and blanks collapsed, so
+    that a check does not depend on where the 80-column screen wrapped."""
+    return " ".join(output.replace("│", " ").split())
+
+
+def report_heads(output: str) -> list[str]:
+    return [m.group(0) for m in REPORT_HEAD.finditer(output)]
+
+
+def first_hand(preset: str, seed: int, players: int = 2, dealer: int | None = 0) -> Game:
+    """The first hand of the match ``gostop play --seed SEED --dealer 0`` deals."""
+    return Match(preset, players, seed, dealer=dealer).new_hand()
+
+
+def greedy_match(preset: str, players: int, seed: int, hands: int) -> Match:
+    """The match ``gostop play --auto`` plays (greedy bots on every seat)."""
+    match = Match(preset, players, seed)
+    play_with_bots(match, [GreedyBot() for _ in range(players)], hands)
+    return match
+
+
+def final_ledger(output: str) -> dict[str, int]:
+    line = re.search(r"^final (?:ledger|points): (.*)$", output, re.M).group(1)
+    return {name: int(value) for name, value in re.findall(r"(Bot \d) \(\w+\) ([+-]?\d+)", line)}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_play_auto_runs_a_whole_game(players):
     result = invoke("play", "--auto", "--players", str(players), "--seed", "17")
     assert result.exit_code == 0
-    assert "Game over" in result.stdout
-    outcome_line(result.stdout)
-    # --auto puts greedy bots on every seat: the same game as the bots alone
-    expected = play_game(Game(players=players, seed=17), [GreedyBot() for _ in range(players)])
-    if expected.winner is None:
-        assert "Draw:" in result.stdout
-    else:
-        assert f"Bot {expected.winner} (greedy) wins {expected.points} points" in result.stdout
+    out = result.stdout
+    assert "Hand over" in out and "Standings" in out
+    # --auto puts greedy bots on every seat: the same hand as the bots alone
+    match = greedy_match("casual", players, 17, 1)
+    outcome = match.hands[0].outcome
+    assert report_heads(out) == [outcome.report(["Bot 0", "Bot 1", "Bot 2", "Bot 3"])[0]]
+    points = "Points won this hand: " + ", ".join(
+        f"Bot {p} {c:+d}" if c else f"Bot {p} 0" for p, c in enumerate(outcome.chips))
+    assert points in out
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+def test_play_auto_quiet_plays_a_match_under_every_preset(preset, players):
+    result = invoke("play", "--auto", "--quiet", "--rules", preset, "--players", str(players),
+                    "--seed", "8", "--hands", "3")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == f"Go-Stop (고스톱) · {preset} rules · {players} players · 3 hands · seed 8"
+    assert [line.split(" · ")[0] for line in lines[1:4]] == ["hand 1", "hand 2", "hand 3"]
+    assert len(lines) == 5 and "Turn" not in result.stdout
+    match = greedy_match(preset, players, 8, 3)
+    ledger = final_ledger(result.stdout)
+    assert ledger == {f"Bot {p}": c for p, c in enumerate(match.ledger)}
+    for i, rec in enumerate(match.hands):
+        assert lines[1 + i].startswith(f"hand {i + 1} · dealer Bot {rec.dealer}")
+    if preset != "casual":  # chips change hands: they sum to zero
+        assert sum(ledger.values()) == 0
+        assert all(sum(rec.outcome.chips) == 0 for rec in match.hands)
+
+
+def _match_with_a_nagari(preset: str, players: int) -> int:
+    for seed in range(200):
+        match = greedy_match(preset, players, seed, 2)
+        if match.hands[0].outcome.reason == "draw":
+            return seed
+    raise AssertionError("no drawn first hand found")
+
+
+def test_nagari_doubles_the_next_hand():
+    seed = _match_with_a_nagari("traditional", 3)
+    quiet = invoke("play", "--auto", "--quiet", "--rules", "traditional", "--players", "3",
+                   "--seed", str(seed), "--hands", "2").stdout
+    assert "nagari (nobody stopped), the next payment doubles" in quiet
+    assert re.search(r"^hand 2 · dealer Bot \d · stakes x2: ", quiet, re.M)
+    full = invoke("play", "--auto", "--rules", "traditional", "--players", "3",
+                  "--seed", str(seed), "--hands", "2").stdout
+    assert "The next hand's payment is doubled (nagari)." in full
+    assert "stakes x2 (1 nagari before)" in full  # on the board of hand 2
+    match = greedy_match("traditional", 3, seed, 2)
+    winner = match.hands[1].outcome.winner
+    if winner is not None and match.hands[1].outcome.reason == "stop":
+        assert "nagari: stakes doubled by a drawn hand before" in full
 
 
 def test_play_auto_quiet_prints_seed_and_outcome_only():
     result = invoke("play", "--auto", "--quiet", "--players", "3", "--seed", "4",
                     "--bot", "random,greedy,random")
     assert result.exit_code == 0
-    assert "seed 4" in result.stdout and "Game over" in result.stdout
+    lines = result.stdout.strip().splitlines()
+    assert "seed 4" in lines[0] and len(lines) == 3
+    assert lines[1].startswith("hand 1 · dealer Bot 0: ")
+    assert lines[2].startswith("final points: ")
     assert "Turn 1" not in result.stdout
 
 
@@ -272,25 +380,38 @@ def test_play_with_piped_input_to_the_end(players, pause):
         args.append("--no-pause")
     result = invoke(*args, input="1\n" * 400)
     assert result.exit_code == 0
-    assert "Game over" in result.stdout
-    outcome_line(result.stdout)
+    assert "Hand over" in result.stdout and "Standings" in result.stdout
+    assert len(report_heads(result.stdout)) == 1
     if pause:
         assert "Press Enter to pass the turn" in result.stdout
     assert "Traceback" not in result.output
+
+
+def test_play_a_match_waits_between_hands_and_ends_with_standings():
+    result = invoke("play", "--rules", "standard", "--seed", "2", "--hands", "2", "--no-pause",
+                    input="1\n" * 400)
+    out = result.stdout
+    assert result.exit_code == 0
+    assert "Hand 1 of 2" in out and "Hand 2 of 2" in out
+    assert "Ledger after hand 1 of 2" in out and "Press Enter to deal hand 2" in out
+    assert "Final standings after 2 hands" in out
+    assert len(report_heads(out)) == 2
+    assert out.index("Ledger after hand 1") < out.index("Press Enter to deal hand 2") \
+        < out.index("Hand 2 of 2 ")
 
 
 def test_play_random_seed_is_printed_for_replay():
     result = invoke("play", "--auto", "--quiet")
     seed = re.search(r"--seed (\d+)", result.stdout).group(1)
     again = invoke("play", "--auto", "--quiet", "--seed", seed)
-    assert outcome_line(result.stdout) == outcome_line(again.stdout)
+    assert result.stdout.splitlines()[2:] == again.stdout.splitlines()[1:]
 
 
 def test_play_end_of_input_ends_cleanly():
     result = invoke("play", "--seed", "3", input="1\n\n")
     assert result.exit_code == 0
     assert "End of input" in result.stdout
-    assert "Game over" not in result.stdout
+    assert "Hand over" not in result.stdout
     assert "Traceback" not in result.output
 
 
@@ -312,7 +433,7 @@ def test_play_ctrl_c_exits_130(monkeypatch):
 
 
 def test_play_bad_choices_reprompt_with_one_line():
-    game = Game(seed=3)
+    game = first_hand("casual", 3)
     hand = set(game.hand(0).codes())
     missing = next(c for c in ("1B", "2A", "3B", "4A", "5A", "6A", "7A", "8B") if c not in hand)
     n = game.legal_moves.count()
@@ -326,32 +447,121 @@ def test_play_bad_choices_reprompt_with_one_line():
 
 
 def test_play_accepts_a_move_string():
-    game = Game(seed=3)
+    game = first_hand("casual", 3)
     move = str(list(game.legal_moves)[-1])
     result = invoke("play", "--seed", "3", "--no-pause", input=f"{move.lower()}\n")
     card = move.split("/")[0]
-    assert re.search(rf"You (banked the bonus card|played) {card}\b", result.stdout)
+    assert re.search(rf"You (banked the bonus card|played|placed) {card}\b", result.stdout)
 
 
-def test_board_shows_no_hidden_card():
+@pytest.mark.parametrize("preset", ["casual", "traditional"])
+def test_board_shows_no_hidden_card(preset):
     seed = 12
-    game = Game(players=3, seed=seed)
+    game = first_hand(preset, seed, players=3)
     hidden = set(game.stock()) | set(game.hand(1).codes()) | set(game.hand(2).codes())
-    result = invoke("play", "--players", "3", "--seed", str(seed), input="")
+    result = invoke("play", "--rules", preset, "--players", "3", "--seed", str(seed),
+                    "--dealer", "0", input="")
     first_screen = result.stdout.split("Choose")[0]
     shown = set(re.findall(r"\b(?:1[0-2]|[1-9])[BARJD]\d?\b|\bX[23]\b", first_screen))
     assert shown and not shown & hidden
     assert "D = dealer" in first_screen and "stock" in first_screen
 
 
-def _human_flip_choice_game() -> Game:
+def _seed_where(preset: str, test, players: int = 2) -> tuple[int, Game]:
+    for seed in range(400):
+        game = first_hand(preset, seed, players)
+        if not game.is_over() and test(game):
+            return seed, game
+    raise AssertionError("no such deal found")
+
+
+def test_traditional_board_marks_stacks_and_describes_waiting_pairs():
+    def stack_and_pair(game):
+        months = [card_month(c) for c in game.field.codes()]
+        return any(months.count(m) == 3 for m in months) and any(
+            capture_timing(game.view(0), m) == "after_flip" for m in game.legal_moves)
+
+    seed, game = _seed_where("traditional", stack_and_pair)
+    out = invoke("play", "--rules", "traditional", "--seed", str(seed), "--dealer", "0",
+                 input="").stdout
+    assert re.search(r"\[\S+ \S+ \S+\] stack", out)
+    view = game.view(0)
+    move = next(m for m in game.legal_moves if capture_timing(view, m) == "after_flip")
+    target = visible_capture(view, move)[1]
+    assert re.search(rf"{re.escape(str(move))} +place {move.card} \(\w+\) on {target} "
+                     rf"\([\w ]+\), captured after the flip", flat(out))
+    assert "Go/Stop at 7 points" in out and "Chips" in out
+
+
+def test_piped_traditional_game_with_a_shake():
+    seed, game = _seed_where("traditional", lambda g: any(m.kind == "shake" for m in g.legal_moves))
+    shake = next(m for m in game.legal_moves if m.kind == "shake")
+    result = invoke("play", "--rules", "traditional", "--seed", str(seed), "--dealer", "0",
+                    input=f"{shake}\n" + "1\n" * 400)
+    out = result.stdout
+    assert result.exit_code == 0
+    assert re.search(rf"{shake} +shake: show \S+ \S+ \S+; doubles your payment if you win",
+                     flat(out))
+    assert f"You shook month {shake.month}" in out
+    assert f"shook {shake.month}" in out  # the board shows the shake
+    assert len(report_heads(out)) == 1 and "Standings" in out
+    assert re.search(r"^│ Chips this hand: You [+-]?\d+, Bot 1 [+-]?\d+", out, re.M)
+    if re.search(r"^│ You (called Stop|reached the threshold)", out, re.M):
+        assert re.search(r"Bot 1 pays \d+ \(x\d+: [^)]*shake", out)
+        assert "shake: the winner shook (x2 per shake)" in out
+
+
+def test_piped_standard_game_with_a_bomb_and_a_flip_only_turn():
+    def bomb_then_fliponly(game):
+        bombs = [m for m in game.legal_moves if m.kind == "bomb"]
+        if not bombs:
+            return False
+        game.push(bombs[0])
+        bot = GreedyBot()
+        while not game.is_over() and game.turn != 0:
+            game.push(bot.choose(game.view(game.turn), list(game.legal_moves)))
+        return not game.is_over() and Move("fliponly") in game.legal_moves
+
+    seed, _ = _seed_where("standard", bomb_then_fliponly)
+    game = first_hand("standard", seed)
+    bomb = next(m for m in game.legal_moves if m.kind == "bomb")
+    result = invoke("play", "--rules", "standard", "--seed", str(seed), "--dealer", "0",
+                    "--no-pause", input=f"{bomb}\nfliponly\n" + "1\n" * 400)
+    out = flat(result.stdout)
+    assert result.exit_code == 0
+    assert "you then owe 2 flip-only turns, to use when you like" in out
+    assert "You dropped a bomb" in out
+    assert "fliponly flip-only turn: play no card, only flip the stock (2 owed after your bomb)" \
+        in out
+    assert "You: a flip-only turn (after the bomb)" in out
+    assert "1 bomb" in out  # the board shows it
+    assert len(report_heads(out)) == 1
+
+
+def test_family_board_and_report():
+    result = invoke("play", "--rules", "family", "--players", "3", "--seed", "4", "--no-pause",
+                    input="1\n" * 400)
+    out = result.stdout
+    assert result.exit_code == 0
+    assert "card points, break-even 80" in out
+    assert "No Go/Stop: the stock is played out" in out
+    assert report_heads(out) == ["the stock is gone: card points against the break-even target"]
+    assert re.search(r"Player +Brights +Ribbons +Animals +Card points +Set bonus +Balance", out)
+    assert "balance = card points - 80 (240 / 3)" in out
+    assert "Balance this hand: You" in out
+    assert "Go or Stop" not in out
+
+
+def _human_flip_choice_game(preset: str = "casual") -> Game:
     """A seeded game played with first-legal moves until seat 0 must choose
-    what its flipped card takes."""
+    what its flipped card takes (under traditional rules: with a pair waiting)."""
     for seed in range(500):
-        game = Game(seed=seed)
+        game = Game(preset, seed=seed)
         while not game.is_over():
             if game.phase == "flip" and game.turn == 0:
-                return game
+                view = game.view(0)
+                if preset == "casual" or (view.played_card and view.played_target):
+                    return game
             game.push(next(iter(game.legal_moves)))
     raise AssertionError("no flip choice found")
 
@@ -366,3 +576,15 @@ def test_flip_choice_by_number_or_by_field_card(monkeypatch, capsys):
     assert code == 0
     assert "matches two field cards: which one does it take?" in out
     assert re.search(rf"You took \S+ {target}\b|You took {target}\b", out)
+
+
+def test_flip_choice_shows_the_waiting_pair(monkeypatch, capsys):
+    game = _human_flip_choice_game("traditional")
+    view = game.view(0)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("b\n1\n"))
+    run_game(game, [None, "greedy"], seed=0, pause=False)
+    out = capsys.readouterr().out
+    assert (f"(Your {view.played_card} waits on {view.played_target}: the pair is taken once "
+            "this flip is settled.)") in out
+    assert f"[{view.played_target}+{view.played_card}] pair waits for the flip" in out
+    assert f"You took the waiting pair {view.played_target} {view.played_card}" in out

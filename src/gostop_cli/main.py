@@ -13,7 +13,8 @@ from typing import Any, Callable, Iterator
 import click
 
 from gostop_core import (
-    FIELDS, Game, GoStopError, Move, Rules, __version__, preset_names, score as score_pile,
+    FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names,
+    score as score_pile,
 )
 from gostop_core.bots import BOT_NAMES
 from gostop_core.notation import rules_to_token
@@ -156,30 +157,46 @@ def cli() -> None:
 @cli.command(epilog="""\b
 Examples:
   gostop play                               # you (seat 0) against a greedy bot
+  gostop play --rules traditional --hands 5 # a five-hand match for chips
   gostop play --players 3 --bot greedy,random --seed 42
   gostop play --auto --players 4 --no-pause # bots on every seat, a demo
+  gostop play --auto --quiet --rules standard --hands 10
 \b
 During the game: type the number of a choice or a move (3B, 9R/9A, X2,
-bomb9, flip/9A, go, stop); 'b' redraws the board, '?' shows help, 'q' quits.
-End of input or 'q' ends the game with exit code 0, Ctrl-C with exit code 130.""")
+bomb9, shake9, fliponly, flip/9A, go, stop); 'b' redraws the board, '?' shows
+help, 'q' quits.  End of input or 'q' ends the game with exit code 0, Ctrl-C
+with exit code 130.""")
 @players_option
 @rules_options
 @seed_option(default_random=True)
+@click.option("--hands", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="Hands in the match: the winner deals next where the rules say, a drawn "
+                   "hand doubles the next payment where they say, and a ledger keeps "
+                   "every player's chips.")
 @click.option("--bot", "--bots", "bots", default="greedy", show_default=True,
               metavar="NAME[,NAME...]",
               help=f"Bots for the other seats ({', '.join(BOT_NAMES)}): one name for all, "
                    "or one per seat in seat order.")
-@dealer_option
+@click.option("--dealer", type=click.IntRange(0, 3), default=None,
+              help="Seat of the first dealer, who plays first [default: seat 0, or drawn "
+                   "for where the rules say so].")
+@click.option("--daytime", is_flag=True,
+              help="Night/day draw for the first dealer (standard): draw by day, the "
+                   "latest month deals (default: at night, the earliest).")
 @click.option("--no-pause", is_flag=True,
-              help="Do not wait for Enter after each turn.")
+              help="Do not wait for Enter after each turn (the report after a hand still waits).")
 @click.option("--auto", is_flag=True,
               help="A bot plays seat 0 too (greedy, or the first of --bot when it names "
                    "one bot per seat); implies --no-pause.")
-@click.option("--quiet", is_flag=True, help="With --auto: print only the seed and the outcome.")
-def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, bots: str,
-         dealer: int, no_pause: bool, auto: bool, quiet: bool) -> None:
-    """Play one hand of Go-Stop in the terminal: you are seat 0, bots hold the others."""
-    from gostop_cli.play import run_game
+@click.option("--quiet", is_flag=True,
+              help="With --auto: print only the first line, one result line per hand and "
+                   "the final ledger.")
+def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
+         bots: str, dealer: int | None, daytime: bool, no_pause: bool, auto: bool,
+         quiet: bool) -> None:
+    """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
+    hand, or a match of --hands hands with a chip ledger."""
+    from gostop_cli.play import run_match
 
     names = [b.strip().lower() for b in bots.split(",") if b.strip()]
     bad = [b for b in names if b not in BOT_NAMES]
@@ -203,13 +220,14 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
             f"{len(names)} bots named for {players - 1} bot seat(s)", param_hint="'--bot'")
     seats: list[str | None] = [first if auto else None] + seat_bots
     rules = make_rules(preset, overrides)
-    if dealer >= players:
+    if dealer is not None and dealer >= players:
         raise click.BadParameter(f"seat {dealer} is not a seat of a {players}-player game",
                                  param_hint="'--dealer'")
     chosen = random_seed() if seed is None else seed
-    game = new_game(rules, players, chosen, dealer)
-    code = run_game(game, seats, seed=chosen, pause=not (no_pause or auto), quiet=quiet,
-                    seed_given=seed is not None)
+    with engine_errors():
+        match = Match(rules, players, chosen, dealer=dealer, daytime=daytime)
+    code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
+                     seed_given=seed is not None)
     sys.exit(code)
 
 
