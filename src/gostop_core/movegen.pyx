@@ -160,7 +160,8 @@ cdef void deal_once(GameStateC* s, const RulesC* r, int nplayers, int size_playe
         s.stock[i] = deck[pos + i]
     s.stock_pos = 0
     # bonus cards cannot be matched: the dealer takes them, the field is topped up
-    while s.field & GS_MASK_BONUS and s.stock_pos < s.stock_len:
+    # (bonus_to_dealer; without it a bonus card stays on the field, where nothing matches it)
+    while r.bonus_to_dealer and s.field & GS_MASK_BONUS and s.stock_pos < s.stock_len:
         card = gs_lowest(s.field & GS_MASK_BONUS)
         s.field &= ~GS_BIT(card)
         s.captured[dealer] |= GS_BIT(card)
