@@ -319,7 +319,7 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
         if r.bomb_flip_only_optional and s.flip_only[p] > 0 and s.stock_pos < s.stock_len:
             out[n] = make_move(MOVE_FLIP_ONLY, GS_NO_CARD, GS_NO_CARD)
             n += 1
-        if r.showdown:
+        if r.showdown and r.go_stop:  # without Go/Stop nobody may stop: no win-cards
             rest = hand & GS_MASK_MONTH_CARDS
             while rest:
                 card = gs_lowest(rest)
