@@ -168,7 +168,9 @@ help, 'q' quits.  End of input or 'q' ends the game with exit code 0, Ctrl-C
 with exit code 130.""")
 @players_option
 @rules_options
-@seed_option(default_random=True)
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Match seed: the first-dealer draw and every hand's deal derive from it "
+                   "(default: a random seed, printed so the match can be replayed).")
 @click.option("--hands", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Hands in the match: the winner deals next where the rules say, a drawn "
                    "hand doubles the next payment where they say, and a ledger keeps "
@@ -178,8 +180,8 @@ with exit code 130.""")
               help=f"Bots for the other seats ({', '.join(BOT_NAMES)}): one name for all, "
                    "or one per seat in seat order.")
 @click.option("--dealer", type=click.IntRange(0, 3), default=None,
-              help="Seat of the first dealer, who plays first [default: seat 0, or drawn "
-                   "for where the rules say so].")
+              help="Seat of the first dealer, who plays first [default: drawn where the "
+                   "rules say so (traditional, standard), else seat 0].")
 @click.option("--daytime", is_flag=True,
               help="Night/day draw for the first dealer (standard): draw by day, the "
                    "latest month deals (default: at night, the earliest).")

@@ -775,6 +775,9 @@ def report_lines(game: Game, outcome: Outcome, names: list[str]) -> list[str]:
     for line in outcome.report(names):
         if "You" in names:
             line = line.replace("You pays ", "You pay ")
+        head, sep, why = line.partition(" (x")
+        if sep and (" pays " in head or " pay " in head):
+            line = head + sep + why.replace("_", "-")  # pi_bak -> pi-bak, as said elsewhere
         lines.append(line)
     return lines
 
@@ -793,7 +796,7 @@ def report_renderables(game: Game, outcome: Outcome, names: list[str],
     for line in rest:
         parts.append(Text(line))
     if outcome.reason == "family":
-        parts.append(family_table(game, names))
+        parts += [family_table(game, names), family_caption(game)]
     reasons = sorted({why for ws in (outcome.settlement or {}).get("reasons", []) for why in ws})
     if reasons:
         parts.append(Text())
@@ -802,7 +805,7 @@ def report_renderables(game: Game, outcome: Outcome, names: list[str],
         words["pi_bak"] = f"the winner scores junk, this player holds fewer than {pi} (x2)"
         words["mong_bak"] = f"the winner holds {rules.mong_bak_animals} or more animals (x2)"
         for why in reasons:
-            parts.append(Text(f"  {why}: {words.get(why, why)}", style="dim"))
+            parts.append(Text(f"  {why.replace('_', '-')}: {words.get(why, why)}", style="dim"))
     if outcome.reason == "draw" and rules.nagari_doubling and not last:
         parts.append(Text("The next hand's payment is doubled (nagari).", style="magenta"))
     if chips_line:
@@ -829,10 +832,13 @@ def family_table(game: Game, names: list[str]) -> Table:
                       str(sc.animal_points), str(sc.total),
                       f"{sc.family_set_bonus} x{n - 1}" if sc.family_set_bonus else "-",
                       signed(outcome.chips[seat]))
-    table.caption = (f"balance = card points - {target} (240 / {n}) + own set bonus x{n - 1} "
-                     f"- others' set bonuses")
-    table.caption_justify = "left"
     return table
+
+
+def family_caption(game: Game) -> Text:
+    n = game.players
+    return Text(f"balance = card points - {family_target(game)} (240 / {n}) + own set bonus "
+                f"x{n - 1} - the others' set bonuses", style="dim")
 
 
 def match_header(preset: str, players: int, hands: int, seed: int) -> Text:
