@@ -456,15 +456,16 @@ cdef int32_t go_points(int32_t score, int gos, const RulesC* r) noexcept nogil:
     return score * gos
 
 
-cdef inline bint holds_effect(uint64_t pile, const RulesC* r, int effect) noexcept nogil:
-    return ((pile & GS_BIT(GS_CARD_X2)) and r.bonus_x2_effect == effect) or \
-           ((pile & GS_BIT(GS_CARD_X3)) and r.bonus_x3_effect == effect)
+cdef inline int holds_effect(uint64_t pile, const RulesC* r, int effect) noexcept nogil:
+    """How many of the pile's bonus cards (jokers) have ``effect``."""
+    return ((1 if (pile & GS_BIT(GS_CARD_X2)) and r.bonus_x2_effect == effect else 0) +
+            (1 if (pile & GS_BIT(GS_CARD_X3)) and r.bonus_x3_effect == effect else 0))
 
 
 cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sake, int bridge,
                             SettlementC* out) noexcept nogil:
     cdef ScoreC sc
-    cdef int q, n = s.nplayers, caller = -1, callers = 0, other = -1, thr, shift
+    cdef int q, n = s.nplayers, caller = -1, callers = 0, other = -1, thr, shift, jokers
     cdef int32_t mult, plus
     cdef uint32_t why
     memset(out, 0, sizeof(SettlementC))
@@ -492,10 +493,12 @@ cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sak
         if s.stake_doublings:
             shift += s.stake_doublings
             why |= SETTLE_NAGARI
-        mult <<= shift
-        if holds_effect(s.captured[w], r, BONUS_EFFECT_DOUBLE_PAYMENT):
-            mult *= 2
+        # each double-payment joker the winner holds doubles once (doubles are cumulative)
+        jokers = holds_effect(s.captured[w], r, BONUS_EFFECT_DOUBLE_PAYMENT)
+        if jokers:
+            shift += jokers
             why |= SETTLE_JOKER_DOUBLE
+        mult <<= shift
         if r.gwang_bak and sc.bright_points > 0 and not (s.captured[q] & GS_MASK_BRIGHT) \
                 and not holds_effect(s.captured[q], r, BONUS_EFFECT_BRIGHT_PROTECTION):
             if r.gwang_bak == GWANG_BAK_DOUBLE:
