@@ -198,6 +198,17 @@ def test_double_joker_doubles_its_owners_win():
     assert g.score(0).junk == 9 and g.score(0).junk_points == 0
 
 
+def test_two_double_jokers_double_twice():
+    """Seed 001: "Doubles are cumulative" and each Seed 001: "Double - the owner collects
+    double chips if he or she wins": with both bonus cards made double-payment jokers,
+    their owner is paid 2 x 2 = 4 times the points."""
+    rules = "traditional+bonus_cards=1,bonus_in_hand=1,bonus_x2_effect=1,bonus_x3_effect=1"
+    g = stop_game(rules=rules, captured=[RIBBONS8 + " X2 X3", SAFE_LOSER])
+    assert chips(g) == (8 * 4, -32)
+    assert g.outcome().settlement["multiplier"][1] == 4
+    assert chips(stop_game(rules=rules, captured=[RIBBONS8 + " X3", SAFE_LOSER])) == (16, -16)
+
+
 def test_bright_protection_joker_saves_its_owner_from_gwang_bak():
     """Seed 001: "Bright protection - the owner who has captured no" bright cards "does
     not have to pay double to a winner with a" bright set (Matrix: "bright

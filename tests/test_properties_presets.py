@@ -262,6 +262,7 @@ VARIANTS = [
           threshold_2p=5),
     Rules("traditional", bonus_cards=1, bonus_in_hand=1, bonus_x2_effect=1,
           bonus_x3_effect=2),
+    Rules("standard", bonus_x2_effect=1, bonus_x3_effect=1, gwang_bak=2),
     Rules("standard", bonus_x2_effect=1, bonus_x3_effect=2, bright5=50,
           rain_ribbon_counts=1, threshold_2p=3, threshold_3p=2),
     Rules("standard", bomb_counts_as_shake=1, mong_bak_animals=7, go_bak_pays_third=1,
