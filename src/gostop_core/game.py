@@ -626,6 +626,10 @@ class PlayerView:
         self.played_card = None if f["played_card"] is None else CARD_CODES[f["played_card"]]
         self.played_target = (None if f["played_target"] is None
                               else CARD_CODES[f["played_target"]])
+        #: A showdown asked (003): the seat that asked and the win-card it showed, else None.
+        self.showdown_caller = f.get("showdown_caller")
+        card = f.get("showdown_card")
+        self.showdown_card = None if card is None else CARD_CODES[card]
         #: Bonus cards lying with a stack on the field (a ppeok stack keeps them): code -> month.
         self.stack_bonus = {code: month for code, month in zip(("X2", "X3"), f["stack_bonus"])
                             if month}
