@@ -276,6 +276,30 @@ def test_greedy_stops_earlier_where_a_losing_go_pays_double():
         assert str(greedy_choice(text)) == expected, rules
 
 
+def _showdown_rules(text: str) -> str:
+    return text.replace("rules=standard ", "rules=standard+showdown=1 ")
+
+
+def test_greedy_showdown_answers_and_never_asks():
+    def answer(mine):
+        text = _showdown_rules(position(
+            players=3, rules="standard", phase="showdown:8B", extra="asker=1",
+            hands=[["5J1", "6J1"], ["8B", "7J1"], ["9J1", "10J1"]], captured=[mine, [], []]))
+        view = Game.from_position(text).view(0)
+        assert (view.showdown_card, view.showdown_caller) == ("8B", 1)
+        return str(greedy_choice(text))
+
+    assert answer(["1B", "3B"]) == "refuse"  # 8B is the bot's own win-card
+    assert answer(["1J1"]) == "accept"
+    # seat 0 holds 8B, seat 1's win-card: it may ask for a showdown, the greedy bot does not
+    text = _showdown_rules(position(players=3, rules="standard", field=["5J2"],
+                                    hands=[["8B", "5J1"], ["7J1"], ["9J1"]],
+                                    captured=[[], ["1B", "3B"], []]))
+    legal = list(Game.from_position(text).legal_moves)
+    assert Move.from_str("showdown/8B") in legal
+    assert str(greedy_choice(text)) == "5J1"
+
+
 def test_view_tells_what_a_stop_brings():
     text = position(phase="gostop", hands=HANDS, captured=[MINE, ["1J1"]], rules="traditional")
     game = Game.from_position(text)

@@ -588,3 +588,25 @@ def test_flip_choice_shows_the_waiting_pair(monkeypatch, capsys):
             "this flip is settled.)") in out
     assert f"[{view.played_target}+{view.played_card}] pair waits for the flip" in out
     assert f"You took the waiting pair {view.played_target} {view.played_card}" in out
+
+
+def test_showdown_answered_at_the_keyboard():
+    # standard rules with the showdown of 003: a random bot asks, you refuse
+    result = invoke("play", "--rules", "standard", "--set", "showdown=1", "--players", "3",
+                    "--seed", "2", "--dealer", "0", "--bot", "random", "--no-pause",
+                    input="refuse\n1\n" * 300)
+    out = flat(result.stdout)
+    assert result.exit_code == 0
+    card = re.search(r"Bot \d asks for a showdown, showing (\S+), another player's win-card: "
+                     r"receive it or refuse\?", out).group(1)
+    assert "refuse refuse the showdown: the asker must lay the card down" in out
+    assert f"You refuse the showdown: {card} must be laid down" in out
+    assert len(report_heads(result.stdout)) == 1
+
+
+def test_gwangpalli_seat_sits_out():
+    quiet = invoke("play", "--auto", "--quiet", "--players", "4", "--set", "gwangpalli=1",
+                   "--seed", "3", "--hands", "2")
+    assert quiet.exit_code == 0 and quiet.stdout.count("\nhand ") == 2
+    full = invoke("play", "--auto", "--players", "4", "--set", "gwangpalli=1", "--seed", "3")
+    assert "sits out" in full.stdout

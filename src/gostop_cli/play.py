@@ -426,6 +426,20 @@ class Session:
                 lines.append(f"{who} called Go! ({ev.other} Go{'es' if ev.other > 1 else ''})")
             elif ev.kind == "stop":
                 lines.append(f"{who} called Stop" + (" (automatic on the last turn)" if ev.other else ""))
+            elif ev.kind == "showdown":
+                lines.append(f"{who} asks for a showdown, showing {ev.card}, another player's "
+                             "win-card")
+            elif ev.kind == "showdown_answer":
+                verb_ = "receive" if ev.other else "refuse"
+                lines.append(f"{who} {verb(names[ev.player], verb_)} the showdown"
+                             + ("" if ev.other else f": {ev.card} must be laid down"))
+            elif ev.kind == "draw":
+                prev = events[i - 1] if i else None
+                if prev is not None and prev.kind == "showdown_answer":
+                    lines.append("everyone received the showdown: the hand is a nagari")
+                else:
+                    lines.append("every hand is played out and nobody stopped: the hand is "
+                                 "a nagari")
             elif ev.kind in ("jjok", "ttadak", "ppeok"):
                 # reached only when not folded into the flip before it
                 lines.append(ev.describe(names))
@@ -635,7 +649,10 @@ class Session:
                 f"You have {g.score(seat).total} points ({g.threshold()} needed): Go or Stop?",
                 style="bold yellow"))
         elif g.phase == "showdown":
-            self.console.print(Text("A showdown is asked: receive it or refuse?", style="bold"))
+            asker = "-" if view.showdown_caller is None else self.names[view.showdown_caller]
+            self.console.print(Text(
+                f"{asker} asks for a showdown, showing {view.showdown_card}, another player's "
+                "win-card: receive it or refuse?", style="bold"))
         self.print_options(view, legal)
         while True:
             text = self.ask(f"Choose 1-{len(legal)} or type a move: ").strip()

@@ -221,6 +221,10 @@ class GreedyBot(Bot):
       later instead of giving a card away.
     * **Flip choice**: the field card with the best value as above (a pair
       waiting for the flip counts as already taken).
+    * **Showdown** (003, ``showdown=1``): never asked (the player whose
+      win-card it is refuses, and the asker must lay that card down); a showdown
+      is refused when the card shown would bring the bot itself to the
+      threshold, else received.
     * **Go or Stop**: Stop when an opponent is within 2 points of the threshold
       (1 with a threshold below 5; one more where a losing Go caller pays
       double, go-bak), or when the bot holds 2 cards or fewer (little chance to
@@ -247,6 +251,8 @@ class GreedyBot(Bot):
     FLIP_ONLY = 0.5
     #: Value of a shake (always taken: only a bonus card comes first).
     SHAKE = 900.0
+    #: Value of asking for a showdown (below any move).
+    SHOWDOWN = -1000.0
 
     def __init__(self, seed: int | None = None):
         self.seed = seed  # unused: the greedy bot is deterministic
@@ -380,6 +386,10 @@ class GreedyBot(Bot):
             return self.SHAKE
         if kind == "fliponly":
             return self.FLIP_ONLY
+        if kind == "showdown":
+            return self.showdown_value(view)
+        if kind in ("accept", "refuse"):
+            return 1.0 if (kind == "refuse") == self.wants_to_refuse(view) else 0.0
         if kind == "play":
             return self.play_value(view, move)
         if kind == "flip":
@@ -400,6 +410,23 @@ class GreedyBot(Bot):
                 value -= 1.0
             return value
         return 0.0
+
+    def showdown_value(self, view: PlayerView) -> float:
+        """Never ask for a showdown: the player whose win-card it is refuses it,
+        and the asker must then lay that very card down."""
+        return self.SHOWDOWN
+
+    def wants_to_refuse(self, view: PlayerView) -> bool:
+        """Refuse a showdown when the shown card would bring the bot itself to the
+        threshold (then the asker must lay it down); else receive it."""
+        card = view.showdown_card
+        if card is None:
+            return False
+        rules = view.rules
+        mine = view.captured[view.seat]
+        with_card = score(mine | [card], rules).total
+        return with_card > score(mine, rules).total and \
+            with_card >= rules.threshold(_active_players(view))
 
     def wants_stop(self, view: PlayerView) -> bool:
         """The Go/Stop rule of thumb (see the class docstring)."""
