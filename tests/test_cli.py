@@ -272,7 +272,8 @@ def test_duplicate_card_in_a_position_names_the_places():
 # ---------------------------------------------------------------- play
 REPORT_HEAD = re.compile(r"(You|Bot \d) (called Stop|reached the threshold on the last turn|"
                          r"held four of a month \(chongtong\)|made a third ppeok): \d+ point\(s\)|"
-                         r"nobody stopped: the hand is drawn \(nagari\)|"
+                         r"(?:nobody stopped|everyone received the showdown): the hand is drawn "
+                         r"\(nagari\)|"
                          r"the stock is gone: card points against the break-even target")
 
 

@@ -807,6 +807,10 @@ def report_renderables(game: Game, outcome: Outcome, names: list[str],
     parts: list[RenderableType] = []
     lines = report_lines(game, outcome, names)
     head, rest = lines[0], lines[1:]
+    events = game.events()
+    if (outcome.reason == "draw" and len(events) > 1 and events[-1].kind == "draw"
+            and events[-2].kind == "showdown_answer"):
+        head = "everyone received the showdown: the hand is drawn (nagari)"
     style = "bold green" if outcome.winner is not None else "bold"
     parts.append(Text(head, style=style))
     chips_line = rest.pop() if rest and rest[-1].startswith("chips: ") else None
