@@ -53,6 +53,8 @@ OPTIONS = [
     ("traditional", {"sseul_steal": 0, "last_turn_no_steal": 0, "three_ppeok_chips": 3}, (2, 3)),
     ("standard", {"gwangpalli": 1, "allow_4p": 1, "showdown": 1}, (4,)),
     ("standard", {"flipped_bonus": 0, "ppeok_keeps_bonus": 0}, (2, 3)),
+    ("standard", {"bonus_x2_effect": 1, "bonus_x3_effect": 1, "threshold_2p": 4}, (2, 3)),
+    ("standard", {"bonus_x2_effect": 2, "bonus_x3_effect": 2, "gwang_bak": 2}, (2, 3)),
     ("standard", {"bomb_flip_only_optional": 0, "bomb_counts_as_shake": 1}, (2, 3)),
     ("standard", {"ppeok": 2, "bonus_in_hand": 1, "bridge_junk": 0, "rain_ribbon_counts": 1}, (2, 3)),
     ("standard", {"bright5": 50, "chongtong_chips": 5, "go_scheme": 0}, (2, 3)),
