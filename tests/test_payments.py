@@ -59,7 +59,8 @@ def test_seed_001_worked_example_pays_28():
     assert out.chips == (28, -28)
     assert out.settlement["multiplier"][1] == 4
     assert set(out.settlement["reasons"][1]) == {"mong_bak", "pi_bak"}
-    assert "  player 1 pays 28 (x4: pi_bak, mong_bak)" in out.report()
+    assert ("  player 1: pays 28 (x4: pi-bak (too little junk), mong-bak (the winner's animals))"
+            in out.report())
 
 
 def test_seed_002_go_bak_gwang_bak_pi_bak_is_times_eight():

@@ -174,11 +174,22 @@ class Outcome:
                                                      self.settlement["reasons"])):
                 if q == self.winner:
                     continue
-                reasons = ", ".join(why) if why else "no multiplier"
-                lines.append(f"  {who(q)} pays {pay} (x{mult}: {reasons})")
+                reasons = ", ".join(_SETTLE_WORDS.get(w, w) for w in why) if why else "no multiplier"
+                lines.append(f"  {who(q)}: pays {pay} (x{mult}: {reasons})")
         if self.chips:
             lines.append("chips: " + ", ".join(f"{who(p)} {c:+d}" for p, c in enumerate(self.chips)))
         return lines
+
+
+# Plain words for the settlement's reasons (movegen.SETTLE_REASON_NAMES).
+_SETTLE_WORDS = {
+    "shake": "the winner shook", "bomb": "the winner's bomb counts as a shake",
+    "nagari": "stake doubled by a drawn hand before", "double_joker": "the winner's double joker",
+    "gwang_bak": "gwang-bak (no bright)", "gwang_bak_plus_two": "gwang-bak (+2 chips)",
+    "pi_bak": "pi-bak (too little junk)", "mong_bak": "mong-bak (the winner's animals)",
+    "go_bak": "go-bak (called Go and lost)", "pays_third": "also pays the third player's share",
+    "covered_by_go_caller": "share paid by the Go caller",
+}
 
 
 class LegalMoves:

@@ -165,9 +165,11 @@ class Score:
         """Human-readable breakdown lines, one per scoring category that counts."""
         out = []
         if self.family:
-            out.append(f"brights {self.brights} x = {self.bright_points}")
-            out.append(f"ribbons {self.ribbons} = {self.ribbon_points}")
-            out.append(f"animals {self.animals} = {self.animal_points}")
+            for name, count, pts in (("brights", self.brights, self.bright_points),
+                                     ("ribbons", self.ribbons, self.ribbon_points),
+                                     ("animals", self.animals, self.animal_points)):
+                each = pts // count if count else 0
+                out.append(f"{name}: {count} x {each} = {pts}")
             if self.family_set_bonus:
                 out.append(f"set bonuses from each other player: {self.family_set_bonus}")
             out.append(f"card points: {self.total}")
