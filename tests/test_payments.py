@@ -520,3 +520,19 @@ def test_first_turn_capture_chips_option(capture, field, stock, move):
     assert [e.card for e in events_of(ev, "chips")] == ["first_turn_capture"]
     assert [g.chips(p) for p in range(3)] == [6, -3, -3]
     assert not g.is_over()
+
+
+def test_a_joker_with_an_effect_is_never_given_in_a_steal():
+    """Seed 001: "a player who has no ordinary junk cards must surrender a valuable junk
+    card if he has one" -- a joker whose effect is not junk is no junk card, so an
+    opponent holding only such a joker gives nothing; a plain bonus card is given."""
+    def bomb_with_loser_pile(rules, loser_pile):
+        g = game_from(rules=rules, field="9J1 1J1", hands=["9A 9R 9J2 2A", "3B 4A"],
+                      captured=["-", loser_pile], stock="5A 6A 7A")
+        return g, g.push("bomb9")
+
+    g, ev = bomb_with_loser_pile(JOKERS, "X2")
+    assert [e for e in ev if e.kind == "stolen"] == [] and "X2" in g.captured(1)
+    plain = "traditional+bonus_cards=1,bonus_in_hand=1"
+    g, ev = bomb_with_loser_pile(plain, "X2")
+    assert [(e.card, e.other) for e in ev if e.kind == "stolen"] == [("X2", 1)]

@@ -175,3 +175,12 @@ def test_family_preset_values():
 
 def test_repr():
     assert repr(Rules("standard")) == "Rules('standard')"
+
+
+def test_family_balances_and_card_points_go_together():
+    """Seed 004: "Once all players have their totals, they compare them to the "goal"
+    number" -- balances are computed from family card points only."""
+    with pytest.raises(RulesError, match="family"):
+        Rules("standard", payment=2)
+    with pytest.raises(RulesError, match="family"):
+        Rules("family", payment=1)

@@ -83,3 +83,13 @@ def test_random_games_with_showdown_stay_consistent():
             g.push(move)
         assert sum(g.outcome().chips) == 0
     assert answered > 50
+
+
+def test_a_received_showdown_is_told_apart_from_a_played_out_hand():
+    """Seed 003: "If everyone says "Yes", the game will be Nagari game." """
+    g = _showdown_game()
+    g.push("showdown/8B")
+    g.push("accept")
+    ev = g.push("accept")
+    draw = [e for e in ev if e.kind == "draw"][0]
+    assert draw.other == 1 and "showdown" in draw.describe()

@@ -69,6 +69,8 @@ class Event(NamedTuple):
             return f"{who} called Go ({self.other})"
         if k == "stop":
             return f"{who} stopped" + (" (last turn: automatic)" if self.other else "")
+        if k == "draw" and self.other:
+            return "everyone received the showdown: the hand is drawn (nagari)"
         if k == "draw":
             return "every hand is played out and nobody stopped: the hand is drawn (nagari)"
         if k == "dealt_bonus":

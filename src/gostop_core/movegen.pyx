@@ -18,7 +18,7 @@ from gostop_core.cards cimport (
 from gostop_core.rules cimport (
     RulesC, Rules, rules_threshold, rules_hand_size, rules_field_size,
     BONUS_HAND_NONE, GO_CASUAL, GO_TRADITIONAL, GO_STANDARD, GO_MULTIPLY,
-    PPEOK_FLIP_STAYS, FLIPPED_BONUS_FLIP_AGAIN, BONUS_EFFECT_DOUBLE_PAYMENT,
+    PPEOK_FLIP_STAYS, FLIPPED_BONUS_FLIP_AGAIN, BONUS_EFFECT_DOUBLE_PAYMENT, BONUS_EFFECT_JUNK,
     BONUS_EFFECT_BRIGHT_PROTECTION, PAY_SCORE_ONCE, PAY_EACH_OPPONENT, PAY_FAMILY_BALANCE,
     GWANG_BAK_DOUBLE, GWANG_BAK_PLUS_TWO,
 )
@@ -365,11 +365,15 @@ cdef inline void capture(GameStateC* s, int p, uint64_t cards, EventLog* log) no
     log_event(log, EV_CAPTURED, p, GS_NO_CARD, 0, cards)
 
 
-cdef void steal_junk(GameStateC* s, int p, EventLog* log) noexcept nogil:
+cdef void steal_junk(GameStateC* s, const RulesC* r, int p, EventLog* log) noexcept nogil:
     """Take one junk from every opponent: its least valuable (a single junk, else a
     double junk, else a bonus card X2 then X3).  An opponent with none gives nothing."""
     cdef int q, card
-    cdef uint64_t pile, pick
+    cdef uint64_t pile, pick, junk_bonus = 0
+    if r.bonus_x2_effect == BONUS_EFFECT_JUNK:
+        junk_bonus |= GS_BIT(GS_CARD_X2)
+    if r.bonus_x3_effect == BONUS_EFFECT_JUNK:
+        junk_bonus |= GS_BIT(GS_CARD_X3)
     for q in range(s.nplayers):
         if q == p or q == s.sitter:
             continue
@@ -378,7 +382,7 @@ cdef void steal_junk(GameStateC* s, int p, EventLog* log) noexcept nogil:
         if not pick:
             pick = pile & GS_MASK_DOUBLE_JUNK
         if not pick:
-            pick = pile & GS_MASK_BONUS
+            pick = pile & junk_bonus  # a joker with another effect is no junk to give
         if not pick:
             continue
         card = gs_lowest(pick)
@@ -411,7 +415,7 @@ cdef void capture_stack(GameStateC* s, const RulesC* r, int p, int month, uint64
     capture(s, p, cards, log)
     s.turn_flags |= TF_STACK
     if r.stack_steal:
-        steal_junk(s, p, log)
+        steal_junk(s, r, p, log)
 
 
 cdef inline bint no_turns_left(const GameStateC* s) noexcept nogil:
@@ -649,7 +653,7 @@ cdef void resolve_turn(GameStateC* s, const RulesC* r, int p, EventLog* log) noe
         if s.turn_flags & TF_SSEUL:
             steals += 1
     for i in range(steals):
-        steal_junk(s, p, log)
+        steal_junk(s, r, p, log)
     if s.turns_played[p] == 0:
         if (s.turn_flags & TF_PPEOK) and r.first_turn_ppeok_chips:
             collect_chips(s, p, r.first_turn_ppeok_chips, CHIPS_FIRST_TURN_PPEOK, log)
@@ -831,7 +835,7 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
         capture(s, p, month_mask, log)
         s.bombs[p] += 1
         if r.bomb_steal:
-            steal_junk(s, p, log)
+            steal_junk(s, r, p, log)
         s.flip_only[p] += r.bomb_flip_only_turns
         run_forced(s, r, STAGE_FLIP, log)
     elif kind == MOVE_SHOWDOWN:
@@ -860,7 +864,7 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
                 s.winner = -1
                 s.points = 0
                 s.end_reason = END_DRAW
-                log_event(log, EV_DRAW_GAME, p, GS_NO_CARD, 0, 0)
+                log_event(log, EV_DRAW_GAME, p, GS_NO_CARD, 1, 0)  # 1: by a received showdown
     elif kind == MOVE_SHAKE:
         s.shaken[p] |= 1 << card
         log_event(log, EV_SHAKE, p, card, 0, s.hand[p] & GS_MONTH_MASK(card))

@@ -719,7 +719,7 @@ class ReferenceGame:
             s.winner = None
             s.points = 0
             s.end_reason = "draw"
-            self._event("draw", p)
+            self._event("draw", p, None, 1)  # 1: drawn by a received showdown
 
     def next_in_play(self, p: int) -> int:
         q = (p + 1) % self.s.nplayers
@@ -806,12 +806,15 @@ class ReferenceGame:
 
     def _steal(self, p: int) -> None:
         """Each opponent gives its least valuable junk: its lowest single junk, else
-        a double junk, else X2, else X3; 9A is never given.  None, nothing."""
+        a double junk, else X2, else X3 (a bonus card only while it counts as junk,
+        not a joker with another effect); 9A is never given.  None, nothing."""
         s = self.s
+        effects = {"X2": self.R.bonus_x2_effect, "X3": self.R.bonus_x3_effect}
         for q in self.opponents(p):
             pile = s.seats[q].pile
             for wanted in ("J", "D", "X"):
-                candidates = in_pack_order(c for c in pile if kind_of(c) == wanted)
+                candidates = in_pack_order(c for c in pile if kind_of(c) == wanted
+                                           and effects.get(c, 0) == 0)
                 if candidates:
                     card = candidates[0]
                     pile.remove(card)

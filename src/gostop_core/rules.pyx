@@ -287,6 +287,8 @@ def _validate(dict values):
         raise RulesError("bonus_in_hand needs bonus_cards=1")
     if not values["capture_at_play"] and not values["ppeok"]:
         raise RulesError("capture_at_play=0 (the pair waits for the flip) needs a ppeok rule (ppeok=1 or 2)")
+    if (values["payment"] == 2) != bool(values["family_scoring"]):
+        raise RulesError("family balances (payment=2) and family card points (family_scoring=1) go together")
     if values["bonus_cards"] and not values["bonus_in_hand"]:
         raise RulesError("with bonus_cards=1 a bonus card can be dealt to a hand: set bonus_in_hand to 1 or 2")
 
