@@ -194,6 +194,18 @@ _SETTLE_WORDS = {
 }
 
 
+class _MoveCache(dict):
+    """Move objects by code, made once: moves are immutable, and the core only
+    generates valid codes, so the legal-move iterator needs no checks per move."""
+
+    def __missing__(self, code: int) -> Move:
+        m = self[code] = Move.from_code(code)
+        return m
+
+
+_MOVES = _MoveCache()
+
+
 class LegalMoves:
     """A lazy view of the legal moves of a game: iterate, ``count()``, ``in``."""
 
@@ -201,7 +213,7 @@ class LegalMoves:
         self._game = game
 
     def __iter__(self) -> Iterator[Move]:
-        return (Move.from_code(c) for c in self._game._core.legal_moves())
+        return map(_MOVES.__getitem__, self._game._core.legal_moves())
 
     def __len__(self) -> int:
         return self._game._core.count_moves()
@@ -334,14 +346,15 @@ class Game:
         """Make a move (a :class:`Move`, a move string or code) and run every forced
         step up to the next decision.  Returns the events it caused.  An illegal
         move raises :class:`IllegalMoveError` and changes nothing."""
-        m = coerce_move(move)
-        if self._core.phase == OVER:
-            raise GameOverError(f"the hand is over; {m} cannot be played")
-        if not self._core.is_legal(m.code):
-            raise IllegalMoveError(self._illegal_reason(m))
-        before = self._core.snapshot()
-        turn = self._core.turns
-        events = Events(self._core.apply(m.code), turn)
+        m = move if type(move) is Move else coerce_move(move)
+        try:
+            # one core call: the checks, the snapshot, the turn count and the move
+            before, turn, raw = self._core.push(m.code)
+        except GameOverError:
+            raise GameOverError(f"the hand is over; {m} cannot be played") from None
+        except IllegalMoveError:
+            raise IllegalMoveError(self._illegal_reason(m)) from None
+        events = Events(raw, turn)
         self._stack.append((m, before, events))
         return events
 

@@ -1001,6 +1001,21 @@ cdef class CoreState:
         apply_move(&self.s, &self.rules.c, <uint16_t>move, &log)
         return _events(&log)
 
+    def push(self, int move):
+        """:meth:`apply` for an undo stack: ``(snapshot, turns, events)``, the state
+        and completed turns before the move and its events, in one call.  An illegal
+        move raises :class:`IllegalMoveError` and changes nothing."""
+        cdef EventLog log
+        if self.s.phase == PHASE_OVER:
+            raise GameOverError("the hand is over: no more moves")
+        if move < 0 or move > 0xFFFF or not is_legal(&self.s, &self.rules.c, <uint16_t>move):
+            raise IllegalMoveError(f"illegal move code {move:#06x}")
+        before = PyBytes_FromStringAndSize(<char*>&self.s, sizeof(GameStateC))
+        turns = self.s.turns
+        log.n = 0
+        apply_move(&self.s, &self.rules.c, <uint16_t>move, &log)
+        return before, turns, _events(&log)
+
     def apply_unchecked(self, int move):
         """Apply without the legality check or events (for trusted loops)."""
         apply_move(&self.s, &self.rules.c, <uint16_t>move, NULL)

@@ -240,3 +240,23 @@ cdef int32_t max_junk_value(uint64_t pile, const RulesC* r) noexcept nogil:
     if r.bridge_junk and (pile & GS_MASK_BRIDGE):
         v += r.bridge_junk
     return v
+
+
+def score_masks_loop(const uint64_t[::1] masks, Rules rules, long repeats=1):
+    """Score every pile mask of ``masks`` (a contiguous uint64 buffer: a numpy
+    array, ``array('Q')``...) ``repeats`` times in a C loop without the GIL and
+    return the sum of the totals, a checksum.  This is the scoring benchmark's
+    entry point: ``len(masks) * repeats`` evaluations and no Python call per pile."""
+    cdef Py_ssize_t i, n = masks.shape[0]
+    cdef long rep
+    cdef long long total = 0
+    cdef const RulesC* r = &rules.c
+    if repeats < 0:
+        raise ValueError("repeats must be >= 0")
+    with nogil:
+        for rep in range(repeats):
+            for i in range(n):
+                # the pile changes with the round (one card toggled), so no round
+                # can be skipped as a repeat of the previous one
+                total += score_total(masks[i] ^ (<uint64_t>(rep & 1) << (i % 48)), r)
+    return total
