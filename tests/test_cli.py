@@ -6,6 +6,7 @@ import io
 import json
 import re
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,6 +17,7 @@ from gostop_core.cards import card_month
 from gostop_core.match import play_with_bots
 from gostop_cli.main import cli
 from gostop_cli.play import run_game
+from gostop_core.perft_suite import load_suite
 
 #: (preset, players) for every player count each preset allows.
 PRESET_PLAYERS = [(name, n) for name in preset_names() for n in Rules(name).allowed_players()]
@@ -611,3 +613,175 @@ def test_gwangpalli_seat_sits_out():
     assert quiet.exit_code == 0 and quiet.stdout.count("\nhand ") == 2
     full = invoke("play", "--auto", "--players", "4", "--set", "gwangpalli=1", "--seed", "3")
     assert "sits out" in full.stdout
+
+
+# ---------------------------------------------------------------- perft --reference, --suite
+SUITE_DIR = Path(__file__).resolve().parent / "perft"
+
+
+@pytest.mark.parametrize("args", [("--seed", "1"), ("--seed", "6", "--players", "3"),
+                                  ("--rules", "traditional", "--seed", "2"),
+                                  ("--rules", "family", "--players", "4", "--seed", "9")])
+def test_perft_reference_counts_what_the_core_counts(args):
+    core = invoke("perft", *args, "--depth", "3")
+    ref = invoke("perft", *args, "--depth", "3", "--reference")
+    assert ref.exit_code == 0, ref.stderr
+    assert ref.stdout == core.stdout and core.stdout.startswith("Nodes searched: ")
+    data = json.loads(invoke("perft", *args, "--depth", "2", "--reference", "--json",
+                             "--divide").stdout)
+    plain = json.loads(invoke("perft", *args, "--depth", "2", "--json", "--divide").stdout)
+    assert data["engine"] == "reference" and plain["engine"] == "core"
+    assert data["nodes"] == plain["nodes"] and data["divide"] == plain["divide"]
+
+
+def test_perft_reference_from_a_position_in_the_middle_of_a_hand():
+    game = Game("standard", 3, seed=12)
+    for _ in range(5):
+        game.push(next(iter(game.legal_moves)))
+    position = game.position()
+    result = invoke("perft", "--position", "-", "--depth", "3", "--reference", "--divide",
+                    input=position)
+    lines = result.stdout.strip().splitlines()
+    assert lines[-1] == f"Nodes searched: {game.perft(3)}"
+    assert {k: int(v) for k, v in (line.split(": ") for line in lines[:-2])} == \
+        {str(m): n for m, n in game.divide(3).items()}
+
+
+def test_perft_suite_passes(tmp_path):
+    result = invoke("perft", "--suite", str(SUITE_DIR / "tricky.perft"), "--max-depth", "2")
+    assert result.exit_code == 0, result.stdout
+    lines = result.stdout.strip().splitlines()
+    entries = load_suite(SUITE_DIR / "tricky.perft")
+    checks = sum(1 for e in entries for d, _ in e.counts if d <= 2)
+    assert len(lines) == checks + 1
+    assert all(re.match(r"ok +\S+ +depth +[0-2] +\d+ +\d+\.\d{3} s$", line) for line in lines[:-1])
+    assert re.fullmatch(rf"tricky\.perft: {checks} counts of {len(entries)} entries checked with "
+                        r"the core: all ok \(\d+\.\d\d s\)", lines[-1])
+    both = invoke("perft", "--suite", str(SUITE_DIR / "deals.perft"), "--max-depth", "2",
+                  "--reference")
+    assert both.exit_code == 0
+    assert "checked with the core and the reference engine: all ok" in both.stdout
+
+
+def test_perft_suite_mismatch_prints_both_divides_and_exits_1(tmp_path):
+    path = tmp_path / "wrong.perft"
+    path.write_text("id right\ndeal casual 2 1\nperft 1 12\n\n"
+                    "id wrong\ndeal casual 2 1\nperft 2 131\n")
+    result = invoke("perft", "--suite", str(path), "--reference")
+    assert result.exit_code == 1
+    out = result.stdout.splitlines()
+    assert out[0].startswith("ok        right  depth  1          12")
+    assert out[1].startswith("MISMATCH  wrong  depth  2  expected 131, core 130, reference 130")
+    assert out[2] == ("    first difference between the engines: none, their divides agree "
+                      "(the count in the file is wrong, or both engines are)")
+    assert out[3].split() == ["move", "core", "reference"]
+    divide = {str(m): n for m, n in Game(seed=1).divide(2).items()}
+    rows = [row.split() for row in out[4:4 + len(divide)]]
+    assert rows == [[m, str(n), str(n)] for m, n in divide.items()]
+    assert sum(divide.values()) == 130
+    assert out[-1].startswith("wrong.perft: 2 counts of 2 entries checked with the core and the "
+                              "reference engine: 1 MISMATCH (")
+    data = json.loads(invoke("perft", "--suite", str(path), "--json").stdout)
+    assert data["mismatches"] == 1 and data["checks"] == 2 and data["engine"] == "core"
+    bad = data["results"][1]
+    assert not bad["ok"] and bad["core"] == 130 and sum(bad["divide_core"].values()) == 130
+    assert bad["divide_core"] == bad["divide_reference"] and bad["first_difference"] is None
+
+
+def test_perft_suite_names_the_first_move_where_the_engines_differ(tmp_path, monkeypatch):
+    from gostop_core.reference import ReferenceGame
+    real = ReferenceGame.legal_moves
+    # a broken reference: it never lets seat 1 play 3B
+    monkeypatch.setattr(ReferenceGame, "legal_moves", lambda self: [
+        m for m in real(self) if not (self.s.to_move == 1 and m.startswith("3B"))])
+    path = tmp_path / "s.perft"
+    path.write_text("id seed1\ndeal casual 2 1\nperft 1 12\nperft 2 130\n")
+    result = invoke("perft", "--suite", str(path), "--reference")
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "MISMATCH  seed1  depth  2  expected 130, core 130, reference 118" in out
+    first = re.search(r"first difference between the engines: (\S+): core (\d+), "
+                      r"reference (\d+)", out)
+    assert first is not None and first.group(2) == "11" and first.group(3) == "10"
+    assert re.search(rf"^    {re.escape(first.group(1))} +11 +10  <- differs$", out, re.M)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("id x\ndeal casual 2\n", "Error: s.perft:2: expected 'deal PRESET PLAYERS SEED [DEALER]'"),
+    ("id x\nperft 1 2\n", "Error: s.perft:1: entry 'x' has no position"),
+    ("id x\ndeal casual 2 1\nperft one 2\n", "Error: s.perft:3: expected 'perft DEPTH COUNT'"),
+    ("id x\nposition gostop/1 rules=casual\n", "Error: s.perft:2: "),
+    ("id x\ndeal casual 5 1\nperft 1 1\n", "Error: s.perft:2: "),
+])
+def test_perft_suite_malformed_is_one_line_exit_2(tmp_path, text, message):
+    path = tmp_path / "s.perft"
+    path.write_text(text)
+    result = runner().invoke(cli, ["perft", "--suite", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("perft", "--suite", "/no/such/file.perft"),
+    ("perft", "--suite", "-", "--depth", "3"),
+    ("perft", "--suite", "-", "--seed", "3"),
+    ("perft", "--suite", "-", "--divide"),
+    ("perft", "--max-depth", "3"),
+])
+def test_perft_suite_bad_arguments(args):
+    result = runner().invoke(cli, list(args), input="")
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ")
+
+
+def test_perft_suite_not_utf8_is_one_line(tmp_path):
+    path = tmp_path / "bin.perft"
+    path.write_bytes(b"id \xff\xfe\n")
+    result = runner().invoke(cli, ["perft", "--suite", str(path)])
+    assert result.exit_code == 2 and result.stderr.startswith("Error: cannot read bin.perft")
+
+
+# ---------------------------------------------------------------- play --reference
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+def test_play_reference_auto_quiet_runs_a_match(preset, players):
+    args = ("play", "--auto", "--quiet", "--rules", preset, "--players", str(players),
+            "--seed", "5", "--hands", "3")
+    plain = invoke(*args)
+    checked = invoke(*args, "--reference")
+    assert checked.exit_code == 0, checked.stderr
+    lines = checked.stdout.strip().splitlines()
+    assert lines[:-1] == plain.stdout.strip().splitlines()   # the same match
+    decisions = sum(len(rec.moves) for rec in greedy_match(preset, players, 5, 3).hands)
+    assert lines[-1] == (f"reference engine: agreed with the core on all {decisions} decisions "
+                         "of 3 hands (legal moves, state, events, outcome)")
+
+
+def test_play_reference_one_hand_with_the_board():
+    result = invoke("play", "--auto", "--reference", "--seed", "17")
+    assert result.exit_code == 0
+    assert "Hand over" in result.stdout
+    assert result.stdout.strip().splitlines()[-1].endswith(
+        "decisions of 1 hand (legal moves, state, events, outcome)")
+
+
+def test_play_reference_at_the_keyboard():
+    result = invoke("play", "--reference", "--seed", "4", "--no-pause", input="1\n" * 40)
+    assert result.exit_code == 0
+    assert "reference engine: agreed with the core on all" in result.stdout
+
+
+def test_play_reference_disagreement_stops_with_exit_1(monkeypatch):
+    from gostop_core.reference import ReferenceGame
+    real = ReferenceGame.legal_moves
+    monkeypatch.setattr(ReferenceGame, "legal_moves",
+                        lambda self: [m for m in real(self) if m != "go"])
+    result = runner().invoke(cli, ["play", "--auto", "--quiet", "--reference", "--seed", "1",
+                                   "--hands", "20", "--rules", "traditional"])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and re.match(
+        r"Error: the core and the reference engine disagree after decision \d+ \(\S+\): "
+        r"legal moves differ: core go stop, reference stop$", lines[0]), result.stderr
+    assert "Traceback" not in result.stderr

@@ -8,6 +8,7 @@ import random
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import click
@@ -17,7 +18,9 @@ from gostop_core import (
     score as score_pile,
 )
 from gostop_core.bots import BOT_NAMES
+from gostop_core.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
+from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
 
 MAX_SEED = 2 ** 64 - 1
 
@@ -161,6 +164,7 @@ Examples:
   gostop play --players 3 --bot greedy,random --seed 42
   gostop play --auto --players 4 --no-pause # bots on every seat, a demo
   gostop play --auto --quiet --rules standard --hands 10
+  gostop play --auto --quiet --reference --hands 20  # checked by the reference
 \b
 During the game: type the number of a choice or a move (3B, 9R/9A, X2,
 bomb9, shake9, fliponly, flip/9A, go, stop); 'b' redraws the board, '?' shows
@@ -193,9 +197,13 @@ with exit code 130.""")
 @click.option("--quiet", is_flag=True,
               help="With --auto: print only the first line, one result line per hand and "
                    "the final ledger.")
+@click.option("--reference", is_flag=True,
+              help="Check the game against the pure-Python reference engine: it replays "
+                   "every decision, and both engines must agree on the legal moves, the "
+                   "state, the events and the outcome (exit code 1 if they do not).")
 def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
          bots: str, dealer: int | None, daytime: bool, no_pause: bool, auto: bool,
-         quiet: bool) -> None:
+         quiet: bool, reference: bool) -> None:
     """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
     hand, or a match of --hands hands with a chip ledger."""
     from gostop_cli.play import run_match
@@ -228,8 +236,11 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
     chosen = random_seed() if seed is None else seed
     with engine_errors():
         match = Match(rules, players, chosen, dealer=dealer, daytime=daytime)
-    code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
-                     seed_given=seed is not None)
+    try:
+        code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
+                         seed_given=seed is not None, reference=reference)
+    except EngineDisagreement as exc:
+        raise click.ClickException(str(exc)) from None  # exit code 1
     sys.exit(code)
 
 
@@ -266,8 +277,14 @@ def deal(seed: int | None, players: int, preset: str, overrides: tuple[str, ...]
 Examples:
   gostop perft --seed 7 --depth 4
   gostop perft --seed 7 --players 3 --depth 3 --divide
+  gostop perft --seed 7 --depth 3 --reference     # count with the reference engine
   gostop perft --position "gostop/1 rules=casual players=2 ..." --depth 5 --json
-  gostop deal --seed 7 | gostop perft --position - --depth 3""")
+  gostop deal --seed 7 | gostop perft --position - --depth 3
+  gostop perft --suite tests/perft/deals.perft --max-depth 4
+  gostop perft --suite tests/perft/tricky.perft --reference --max-depth 3
+\b
+With --suite the exit code is 0 when every count matches, 1 when any does
+not, 2 when the file is malformed.""")
 @click.option("--position", "position", metavar="STRING",
               help="Start from this position string ('-' reads it from stdin) instead of a deal.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
@@ -280,19 +297,43 @@ Examples:
               help="Override one rules field (repeatable).")
 @click.option("--dealer", type=click.IntRange(0, 3), default=None,
               help="Seat of the dealer [default: 0].")
-@click.option("--depth", type=click.IntRange(0, 64), default=3, show_default=True,
-              help="Decisions to look ahead.")
+@click.option("--depth", type=click.IntRange(0, 64), default=None,
+              help="Decisions to look ahead [default: 3].")
 @click.option("--divide", is_flag=True, help="Also print the count below each legal move.")
 @click.option("--no-bulk", is_flag=True,
               help="Visit every leaf instead of counting the last ply's moves "
                    "(slower; the counts are the same).")
+@click.option("--reference", is_flag=True,
+              help="Count with the pure-Python reference engine instead of the compiled "
+                   "core (much slower); with --suite, count with both.")
+@click.option("--suite", "suite", metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+              help="Check every count of a perft suite file ('-' reads stdin) instead of "
+                   "counting one position; exit code 1 if any count differs.")
+@click.option("--max-depth", type=click.IntRange(0, 64), default=None,
+              help="With --suite: skip the counts deeper than this.")
 @json_option
 def perft(position: str | None, seed: int | None, players: int | None, preset: str | None,
-          overrides: tuple[str, ...], dealer: int | None, depth: int, divide: bool,
-          no_bulk: bool, as_json: bool) -> None:
+          overrides: tuple[str, ...], dealer: int | None, depth: int | None, divide: bool,
+          no_bulk: bool, reference: bool, suite: str | None, max_depth: int | None,
+          as_json: bool) -> None:
     """Count the decision sequences of exactly --depth moves from a position
     (forced steps such as flips are not moves; a hand that ends sooner counts
-    nothing).  Used to check move generation and measure its speed."""
+    nothing).  Used to check move generation and measure its speed.  --suite
+    checks a file of positions and their counts (docs/perft.md)."""
+    bulk = not no_bulk
+    if suite is not None:
+        given = [name for name, value in (("--position", position), ("--seed", seed),
+                                          ("--players", players), ("--rules", preset),
+                                          ("--dealer", dealer), ("--depth", depth))
+                 if value is not None]
+        given += (["--set"] if overrides else []) + (["--divide"] if divide else [])
+        if given:
+            raise click.UsageError(f"--suite cannot be combined with {', '.join(given)}")
+        sys.exit(run_suite(suite, reference, max_depth, bulk, as_json))
+    if max_depth is not None:
+        raise click.UsageError("--max-depth only goes with --suite")
+    depth = 3 if depth is None else depth
     if position is not None:
         given = [name for name, value in (("--seed", seed), ("--players", players),
                                           ("--rules", preset), ("--dealer", dealer))
@@ -308,10 +349,18 @@ def perft(position: str | None, seed: int | None, players: int | None, preset: s
         game = new_game(rules, players or 2, seed or 0, dealer or 0)
     if divide and depth < 1:
         raise click.BadParameter("--divide needs a depth of 1 or more", param_hint="'--depth'")
-    bulk = not no_bulk
+    engine = "reference" if reference else "core"
     start = time.perf_counter()
     split: list[tuple[str, int]] | None = None
-    if divide:
+    if reference:
+        with engine_errors():
+            ref = reference_game(game)
+        if divide:
+            split = list(ref.divide(depth, bulk).items())
+            nodes = sum(count for _, count in split)
+        else:
+            nodes = ref.perft(depth, bulk)
+    elif divide:
         split = [(str(Move.from_code(code)), count)
                  for code, count in game._core.divide(depth, bulk)]
         nodes = sum(count for _, count in split)
@@ -321,13 +370,105 @@ def perft(position: str | None, seed: int | None, players: int | None, preset: s
     if as_json:
         dump({"nodes": nodes, "seconds": round(seconds, 6),
               "nodes_per_second": round(nodes / seconds) if seconds > 0 else None,
-              "divide": dict(split) if split is not None else None, "depth": depth})
+              "divide": dict(split) if split is not None else None, "depth": depth,
+              "engine": engine})
         return
     if split is not None:
         for move, count in split:
             click.echo(f"{move}: {count}")
         click.echo()
     click.echo(f"Nodes searched: {nodes}")
+
+
+def _read_suite(path: str) -> list[SuiteEntry]:
+    """The entries of a suite file; a malformed or unreadable file is a
+    one-line error with exit code 2."""
+    name = "<stdin>" if path == "-" else Path(path).name
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read {name}: {exc}") from None
+    try:
+        return parse_suite(text, name)
+    except SuiteError as exc:
+        raise CommandError(" ".join(str(exc).split())) from None
+
+
+def _divide_rows(result: SuiteResult) -> list[str]:
+    """Both engines' divide side by side, the differing moves marked."""
+    core = result.divide_core or {}
+    ref = result.divide_reference or {}
+    moves = list(core) + [m for m in ref if m not in core]
+    width = max([len(m) for m in moves] + [4])
+    rows = [f"    {'move':<{width}}  {'core':>10}  {'reference':>10}"]
+    for move in moves:
+        a, b = core.get(move), ref.get(move)
+        mark = "  <- differs" if a != b else ""
+        rows.append(f"    {move:<{width}}  {'-' if a is None else a:>10}  "
+                    f"{'-' if b is None else b:>10}{mark}")
+    return rows
+
+
+def run_suite(path: str, reference: bool, max_depth: int | None, bulk: bool,
+              as_json: bool) -> int:
+    """``gostop perft --suite``: check every (entry, depth) of a suite file and
+    return the exit code (0 all match, 1 a mismatch)."""
+    entries = _read_suite(path)
+    name = "<stdin>" if path == "-" else Path(path).name
+    width = max([len(e.id) for e in entries] + [2])
+    results: list[tuple[SuiteResult, float]] = []
+    begin = time.perf_counter()
+    for entry in entries:
+        for depth, expected in entry.counts:
+            if max_depth is not None and depth > max_depth:
+                continue
+            one = SuiteEntry(entry.id, entry.position, [(depth, expected)], entry.line)
+            start = time.perf_counter()
+            with engine_errors(f"{name}:{entry.line}: "):
+                (result,) = check_suite([one], reference=reference, bulk=bulk)
+            seconds = time.perf_counter() - start
+            results.append((result, seconds))
+            if as_json:
+                continue
+            head = f"{'ok' if result.ok else 'MISMATCH':<8}  {entry.id:<{width}}  depth {depth:>2}"
+            if result.ok:
+                counts = f"{expected:>10}"
+            else:
+                counts = f"expected {expected}, core {result.core}"
+                if result.reference is not None:
+                    counts += f", reference {result.reference}"
+            click.echo(f"{head}  {counts}  {seconds:7.3f} s")
+            if not result.ok:
+                first = result.first_difference()
+                click.echo("    first difference between the engines: " + (
+                    first if first else "none, their divides agree (the count in the file "
+                                        "is wrong, or both engines are)"))
+                for row in _divide_rows(result):
+                    click.echo(row)
+    total = time.perf_counter() - begin
+    bad = [r for r, _ in results if not r.ok]
+    engines = "core and the reference engine" if reference else "core"
+    if as_json:
+        dump({
+            "suite": name, "engine": "core+reference" if reference else "core",
+            "max_depth": max_depth,
+            "entries": len(entries), "checks": len(results), "mismatches": len(bad),
+            "seconds": round(total, 6),
+            "results": [{
+                "id": r.entry.id, "depth": r.depth, "expected": r.expected, "core": r.core,
+                "reference": r.reference, "ok": r.ok, "seconds": round(sec, 6),
+                "first_difference": r.first_difference(),
+                "divide_core": r.divide_core, "divide_reference": r.divide_reference,
+            } for r, sec in results],
+        })
+    else:
+        verdict = "all ok" if not bad else f"{len(bad)} MISMATCH{'ES' if len(bad) > 1 else ''}"
+        click.echo(f"{name}: {len(results)} counts of {len(entries)} entries checked with the "
+                   f"{engines}: {verdict} ({total:.2f} s)")
+    return 1 if bad else 0
 
 
 # ---------------------------------------------------------------- score

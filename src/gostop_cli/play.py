@@ -23,6 +23,7 @@ from gostop_core import (
 )
 from gostop_core.bots import Bot, capture_timing, make_bot, visible_capture
 from gostop_core.cards import card_kind, card_month
+from gostop_core.lockstep import Lockstep
 from gostop_core.scoring import score as score_pile
 
 KIND_STYLE = {"B": "bold yellow", "A": "green", "R": "red", "J": "", "D": "cyan", "X": "magenta"}
@@ -109,8 +110,10 @@ class Session:
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
                  console: Console | None = None, bots: Sequence[Bot | None] | None = None,
                  hand_no: int = 1, hands: int = 1, ledger: Sequence[int] | None = None,
-                 in_match: bool = False):
+                 in_match: bool = False, lockstep: Lockstep | None = None):
         self.game = game
+        # with --reference: the reference engine replays every decision and is checked
+        self.lockstep = lockstep
         self.in_match = in_match
         self.seed = seed
         self.seed_given = seed_given
@@ -543,7 +546,10 @@ class Session:
             view = g.view(seat)
             if view.played_card and view.played_target:  # a pair placed before this session
                 self.placed[(g.turns, view.played_card)] = view.played_target
-        self.feed(g.push(move))
+        events = g.push(move)
+        if self.lockstep is not None:
+            self.lockstep.follow(move, events)
+        self.feed(events)
 
     # ---------------------------------------------------------------- decisions
     def describe(self, view: PlayerView, move: Move) -> str:
@@ -944,11 +950,12 @@ def quiet_line(rec_index: int, game: Game, outcome: Outcome, names: list[str],
 # ---------------------------------------------------------------- entry points
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
              quiet: bool = False, seed_given: bool = True,
-             console: Console | None = None) -> int:
+             console: Console | None = None, reference: bool = False) -> int:
     """Play one standalone hand; returns the exit code: 0 (finished, quit, end of
-    input) or 130 (Ctrl-C)."""
+    input) or 130 (Ctrl-C).  With ``reference`` the reference engine follows every
+    decision (:class:`Lockstep`); a disagreement raises ``EngineDisagreement``."""
     session = Session(game, seats, seed, pause=pause, quiet=quiet, seed_given=seed_given,
-                      console=console)
+                      console=console, lockstep=Lockstep(game) if reference else None)
     try:
         session.play()
     except EndOfInput:
@@ -976,8 +983,10 @@ class MatchRunner:
 
     def __init__(self, match: Match, seats: Sequence[str | None], hands: int,
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
-                 console: Console | None = None):
+                 console: Console | None = None, reference: bool = False):
         self.match = match
+        self.reference = reference
+        self.checked = 0  # decisions the reference engine agreed on (--reference)
         self.seats = list(seats)
         self.hands = hands
         self.pause = pause
@@ -1022,6 +1031,8 @@ class MatchRunner:
             self.intro()
             for i in range(self.hands):
                 self.play_hand(i)
+            if self.reference:
+                self.console.print(self.reference_line(), soft_wrap=True)
         except EndOfInput:
             self.console.print(Text("End of input: the game is abandoned.", style="yellow"))
             return 0
@@ -1038,10 +1049,15 @@ class MatchRunner:
         m = self.match
         before = list(m.ledger)
         game = m.new_hand()
+        lockstep = Lockstep(game) if self.reference else None
         session = Session(game, self.seats, m.seed, pause=self.pause, quiet=self.quiet,
                           seed_given=self.seed_given, console=self.console, bots=self.bots,
-                          hand_no=i + 1, hands=self.hands, ledger=before, in_match=True)
+                          hand_no=i + 1, hands=self.hands, ledger=before, in_match=True,
+                          lockstep=lockstep)
         session.play()
+        if lockstep is not None:
+            lockstep.finish()
+            self.checked += lockstep.decisions
         rec = m.record(game)
         outcome = rec.outcome
         if outcome.winner is not None:
@@ -1080,6 +1096,11 @@ class MatchRunner:
             if text.strip().lower() in ("q", "quit", "exit"):
                 raise QuitGame
 
+    def reference_line(self) -> str:
+        hands = f"{self.hands} hand{'s' if self.hands > 1 else ''}"
+        return (f"reference engine: agreed with the core on all {self.checked} decisions of "
+                f"{hands} (legal moves, state, events, outcome)")
+
     def final_line(self) -> str:
         casual = self.match.rules.payment == 0
         return ("final " + ("points" if casual else "ledger") + ": " + ", ".join(
@@ -1088,7 +1109,10 @@ class MatchRunner:
 
 def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool = True,
               quiet: bool = False, seed_given: bool = True,
-              console: Console | None = None) -> int:
-    """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C)."""
+              console: Console | None = None, reference: bool = False) -> int:
+    """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
+    With ``reference`` the reference engine follows every decision of every hand
+    (:class:`~gostop_core.lockstep.Lockstep`) and a disagreement raises
+    :class:`~gostop_core.lockstep.EngineDisagreement`."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
-                       console=console).run()
+                       console=console, reference=reference).run()
