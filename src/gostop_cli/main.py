@@ -552,6 +552,24 @@ def rules_cmd(preset: str, overrides: tuple[str, ...], changed: bool, as_json: b
         click.echo("Playable: the engine implements every value above.")
 
 
+@cli.command(epilog="""\b
+Examples:
+  gostop bench                 one minute, every figure against its target
+  gostop bench --seconds 10 --json""")
+@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=60.0, show_default=True,
+              help="Time budget for the whole run.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as a JSON object.")
+def bench(seconds: float, as_json: bool) -> None:
+    """Measure the engine's speed (see docs/performance.md)."""
+    from gostop_core.bench import format_report, run_bench
+    figures = run_bench(seconds, progress=None if as_json else
+                        (lambda msg: click.echo(f"... {msg}", err=True)))
+    if as_json:
+        dump(figures)
+    else:
+        click.echo("\n".join(format_report(figures)))
+
+
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``
     cli()
 
