@@ -42,7 +42,21 @@
 /* All four cards of month m (1..12). */
 #define GS_MONTH_MASK(m) (((uint64_t)0xF) << (((m) - 1) * 4))
 
+/* Population count.  Without a popcnt instruction enabled at compile time
+   (plain x86-64 builds), __builtin_popcountll is a call into libgcc's table
+   loop (__popcountdi2); the inline bit-slice count below is several times
+   faster there.  With the instruction (-mpopcnt, -march=native, ARM) the
+   builtin is one instruction. */
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
 static inline int gs_popcount(uint64_t x) { return __builtin_popcountll(x); }
+#else
+static inline int gs_popcount(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 static inline int gs_lowest(uint64_t x) { return __builtin_ctzll(x); }
 
 #endif
