@@ -141,12 +141,14 @@ def _explain_bad_code(original, text):
         return f"unknown card code {original!r}: the bonus cards are X2 and X3"
     digits = ""
     for ch in text:
-        if ch.isdigit():
+        if ch in "0123456789":  # ASCII only: str.isdigit() also accepts "²", which int() refuses
             digits += ch
         else:
             break
     if not digits:
         return f"unknown card code {original!r}: a code starts with a month 1-12 (e.g. 1B, 9A, 11D, 12R) or is X2/X3"
+    if len(digits.lstrip("0")) > 6:  # int() refuses very long digit strings: no month anyway
+        return f"unknown card code {original!r}: month {digits.lstrip('0')[:6]}... is not 1-12"
     month = int(digits)
     if not 1 <= month <= 12:
         return f"unknown card code {original!r}: month {month} is not 1-12"
