@@ -95,7 +95,9 @@ class Move:
         for kind in ("bomb", "shake"):
             if t.startswith(kind):
                 rest = t[len(kind):].strip()
-                if not rest.isdigit() or not 1 <= int(rest) <= 12:
+                # ASCII digits only: "²".isdigit() is true but int() refuses it
+                if not (rest.isascii() and rest.isdigit() and len(rest) <= 2
+                        and 1 <= int(rest) <= 12):
                     raise MoveParseError(
                         f"bad {kind} {text!r}: write {kind} and the month, e.g. {kind}9")
                 return cls(kind, month=int(rest))
