@@ -322,6 +322,10 @@ class Game:
             core = CoreState.from_fields(rules, fields)
         except ValueError as exc:
             raise PositionError(str(exc)) from None
+        if core.phase != OVER and core.count_moves() == 0:
+            # e.g. the seat to move holds no card: the hand could never go on
+            raise PositionError(f"seat {fields['to_move']} is to move but has no legal move, "
+                                "and the hand is not over", "hands")
         return cls._from_core(core)
 
     @classmethod
