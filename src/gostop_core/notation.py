@@ -71,6 +71,14 @@ def _cards(text: str, key: str) -> list[int]:
     return out
 
 
+def _one_card(text: str, key: str) -> int:
+    """Exactly one card code (``-`` or nothing is no card, a list is too many)."""
+    cards = _cards(text, key)
+    if len(cards) != 1:
+        raise PositionError(f"expected one card, got {text!r}", key)
+    return cards[0]
+
+
 def _mask_of(cards: list[int], key: str) -> int:
     mask = 0
     for c in cards:
@@ -136,8 +144,7 @@ def _phase(text: str, key: str = "phase") -> tuple[int, int | None]:
         if not card:
             what = "the flipped card, e.g. flip:9A" if name == "flip" else "the win-card, e.g. showdown:3B"
             raise PositionError(f"phase {name} needs {what}", key)
-        cards = _cards(card, key)
-        return phase, cards[0]
+        return phase, _one_card(card, key)
     if card:
         raise PositionError(f"phase {name} takes no card", key)
     return phase, None
@@ -225,7 +232,7 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
     fields["stake_doublings"] = _int(tok.get("stake", "0"), "stake", 0, 20)
     fields["sitter"] = _int(tok["sitter"], "sitter", 0, n - 1) if "sitter" in tok else None
     fields["showdown_caller"] = _int(tok["asker"], "asker", 0, n - 1) if "asker" in tok else None
-    fields["forced_card"] = _cards(tok["forced"], "forced")[0] if "forced" in tok else None
+    fields["forced_card"] = _one_card(tok["forced"], "forced") if "forced" in tok else None
     if PHASE_NAMES[fields["phase"]] == "showdown":
         if fields["showdown_caller"] is None:
             raise PositionError("phase showdown needs asker=<seat>", "asker")
@@ -250,11 +257,11 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
     if "pending" in tok:
         card, sep, target = tok["pending"].partition("/")
         played = _cards(card, "pending")
-        if len(played) != 1:
+        if len(played) != 1 or (sep and len(_cards(target, "pending")) != 1):
             raise PositionError("expected the played card, optionally /its field card", "pending")
         fields["played_card"] = played[0]
         if sep:
-            fields["played_target"] = _cards(target, "pending")[0]
+            fields["played_target"] = _one_card(target, "pending")
         for c in [fields["played_card"], fields["played_target"]]:
             if c is not None and not fields["field"] >> c & 1:
                 raise PositionError(f"the pending card {CARD_CODES[c]} must be on the field", "pending")
@@ -264,7 +271,7 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
         for item in tok["stackbonus"].split(","):
             code, colon, month = item.partition(":")
             cards = _cards(code, "stackbonus")
-            if not colon or cards[0] < 48:
+            if not colon or len(cards) != 1 or cards[0] < 48:
                 raise PositionError(f"expected X2:<month> or X3:<month>, got {item!r}", "stackbonus")
             if not fields["field"] >> cards[0] & 1:
                 raise PositionError(f"{CARD_CODES[cards[0]]} sits with a stack, so it must be on the field", "stackbonus")
