@@ -102,3 +102,15 @@ def test_memory_stays_flat_over_playouts():
     assert m["rss_playouts"] == 30_000
     assert m["rss_before_kb"] > 0 and rss_kb() > 0
     assert m["rss_growth_kb"] <= 1024  # no per-game allocation (a page or two of slack)
+
+
+@pytest.mark.parametrize("preset", ["casual", "traditional", "standard", "family"])
+def test_fast_score_total_agrees_with_the_breakdown(preset):
+    """score_mask (the core's hot path, score_total) equals score().total (score_pile)."""
+    from gostop_core.cards import CardSet
+    from gostop_core.scoring import score
+    rules = Rules(preset)
+    bonus = bool(rules.as_dict()["bonus_cards"])
+    for i, m in enumerate(score_masks(3000, seed=11, bonus=bonus)):
+        mask = int(m) | ((1 << 32) | (1 << 16) if i % 3 == 0 else 0)  # the flexible cards often
+        assert score_mask(mask, rules) == score(CardSet(mask), rules).total, (preset, hex(mask))

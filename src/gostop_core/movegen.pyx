@@ -280,13 +280,23 @@ cdef bint is_win_card(const GameStateC* s, const RulesC* r, int p, int card) noe
     return False
 
 
+cdef inline uint64_t months_with_three(uint64_t cards) noexcept nogil:
+    """Bit 4 * (m - 1) + 2 set for each month m with at least three cards in
+    ``cards``: the cards of a month count up in their own nibble, and a count of
+    3 or 4 plus one sets the nibble's bit 2 (no carry: a nibble never passes 5)."""
+    cdef uint64_t x = cards & GS_MASK_MONTH_CARDS
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    x = (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
+    return (x + <uint64_t>0x111111111111) & <uint64_t>0x444444444444
+
+
 cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noexcept nogil:
     """Write the legal decisions to ``out``; return how many.
 
     At most 12 months x 4 (hand card, field card) pairs + 3 bombs + 3 shakes +
     2 bonus cards + 1 flip-only turn < MAX_MOVES."""
     cdef int n = 0, p = s.to_move, card, target, month, k
-    cdef uint64_t hand, matches, rest, month_mask
+    cdef uint64_t hand, matches, rest, month_mask, triples
     if s.phase == PHASE_PLAY and s.forced_card != GS_NO_CARD:
         # a refused showdown: the asker lays its win-card down
         return play_moves(s, r, s.forced_card, out, 0)
@@ -305,11 +315,13 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
             rest &= rest - 1
             n = play_moves(s, r, card, out, n)
         if r.bomb or r.shaking:
-            for month in range(1, 13):
+            triples = months_with_three(hand)
+            while triples:
+                # bit 4 * (month - 1) + 2 is set for each month with 3+ cards in hand
+                month = (gs_lowest(triples) >> 2) + 1
+                triples &= triples - 1
                 month_mask = GS_MONTH_MASK(month)
                 k = gs_popcount(hand & month_mask)
-                if k < 3:
-                    continue
                 if r.bomb and k == 3 and gs_popcount(s.field & month_mask) == 1:
                     out[n] = make_move(MOVE_BOMB, month, GS_NO_CARD)
                     n += 1
@@ -473,6 +485,8 @@ cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sak
     cdef int32_t mult, plus
     cdef uint32_t why
     memset(out, 0, sizeof(SettlementC))
+    for q in range(n):
+        out.multiplier[q] = 1    # a seat that pays nothing (the winner, a gwangpalli sitter) is x1
     score_assignment(s.captured[w], r, sake, bridge, &sc)
     out.winner = w
     out.score = sc.total
