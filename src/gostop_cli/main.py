@@ -570,6 +570,13 @@ def bench(seconds: float, as_json: bool) -> None:
         click.echo("\n".join(format_report(figures)))
 
 
+# ---------------------------------------------------------------- hint and arena
+from gostop_cli.analysis import arena, hint  # noqa: E402  (they use the helpers above)
+
+cli.add_command(hint)
+cli.add_command(arena)
+
+
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``
     cli()
 

@@ -12,7 +12,7 @@ moves.  It never sees the other hands or the stock order.
 >>> g.is_over()
 True
 
-Two bots are provided:
+Three bots are provided:
 
 ``random``
     :class:`RandomBot` picks a legal move uniformly at random; with a seed its
@@ -21,11 +21,18 @@ Two bots are provided:
 ``greedy``
     :class:`GreedyBot` plays the move with the best *immediate* gain, judged
     only from visible cards (see the class for the exact rules of thumb).
+
+``expectimax``
+    :class:`ExpectimaxBot` searches the game tree from its view with the
+    compiled expectimax of :mod:`gostop_core.search` (flips as chance nodes,
+    opponents' hands sampled from the unseen cards; docs/search.md).
 """
 
 from __future__ import annotations
 
 import random
+import zlib
+from dataclasses import dataclass
 from typing import Sequence
 
 from gostop_core.cards import CARD_CODES, CardSet, card_kind, card_month
@@ -34,8 +41,8 @@ from gostop_core.moves import Move
 from gostop_core.rules import Rules
 from gostop_core.scoring import score
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "BOT_NAMES", "make_bot", "play_game",
-           "visible_capture", "capture_timing"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "RankedMove", "BOT_NAMES",
+           "make_bot", "play_game", "visible_capture", "capture_timing"]
 
 
 class Bot:
@@ -458,19 +465,106 @@ class GreedyBot(Bot):
         return best
 
 
+# ---------------------------------------------------------------- the expectimax bot
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A legal move with its expected value (net points for the seat, by the
+    search's model) and its principal line: the move, then the typical
+    continuation (``flip:5A`` a card turned from the stock, ``p1:7J1`` a move
+    of seat 1, plain moves the seat's own)."""
+
+    move: Move
+    value: float
+    line: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {"move": str(self.move), "value": round(self.value, 4), "line": list(self.line)}
+
+
+def _line_entry(seat: int, viewer: int, code: int) -> str:
+    from gostop_core.search import CHANCE_SEAT
+    if seat == CHANCE_SEAT:
+        return f"flip:{CARD_CODES[code]}"
+    text = str(Move.from_code(code))
+    return text if seat == viewer else f"p{seat}:{text}"
+
+
+class ExpectimaxBot(Bot):
+    """Expectimax search from the bot's view (:mod:`gostop_core.search`, in C).
+
+    Max nodes for its own decisions, a chance node for every flip (each stock
+    card equally likely), opponents playing a greedy-by-capture policy with their
+    hands dealt at random from the unseen cards (``samples`` deals, averaged),
+    ``depth`` turns deep (2: its turn and the next seat's), then the leaf value:
+    the expected net points from each seat's score, pile progress and hand size,
+    with a Go weighed against the chance an opponent reaches the threshold
+    first.  The sampling is seeded by ``seed`` and the view itself, so the bot
+    never depends on hidden cards and repeats its choices.  A single legal move
+    is played without a search."""
+
+    name = "expectimax"
+
+    #: Default depth in turns, and determinizations per decision.
+    DEPTH = 2
+    SAMPLES = 16
+
+    def __init__(self, seed: int | None = None, depth: int | None = None,
+                 samples: int | None = None):
+        self.seed = seed
+        self.depth = self.DEPTH if depth is None else depth
+        self.samples = self.SAMPLES if samples is None else samples
+        self.nodes = 0
+
+    def analyse(self, view: PlayerView | str) -> list[RankedMove]:
+        """Every legal move of the view's seat (which must be the one to move),
+        best first, with its value and principal line.  ``view`` is a
+        :class:`PlayerView` or a player-view string."""
+        from gostop_core.notation import parse_view
+        from gostop_core.search import search_fields
+        text = view if isinstance(view, str) else view.to_str()
+        rules, fields = parse_view(text)
+        seed = zlib.crc32(text.encode()) ^ ((self.seed or 0) * 0x9E3779B1)
+        result = search_fields(rules, fields, self.depth, self.samples, seed)
+        self.nodes += result["nodes"]
+        seat = fields["seat"]
+        ranked = [RankedMove(Move.from_code(code), value,
+                             tuple(_line_entry(s, seat, c) for s, c in line))
+                  for code, value, line in result["moves"]]
+        # best first; equal values keep generation order
+        return sorted(ranked, key=lambda r: -r.value)
+
+    def choose(self, view: PlayerView, legal: list[Move]) -> Move:
+        if not legal:
+            raise ValueError("no legal move to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.analyse(view)
+        allowed = set(legal)
+        for r in ranked:
+            if r.move in allowed:
+                return r.move
+        return legal[0]
+
+
 # ---------------------------------------------------------------- factory and runner
 
 #: Names accepted by :func:`make_bot`.
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "expectimax")
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name: ``"random"`` (seeded with ``seed``) or ``"greedy"``."""
+    """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"`` or
+    ``"expectimax"`` (its default depth; ``expectimax:D`` for depth D)."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key == "random":
         return RandomBot(seed)
     if key == "greedy":
         return GreedyBot(seed)
+    if key == "expectimax":
+        return ExpectimaxBot(seed)
+    if isinstance(key, str) and key.startswith("expectimax:") and key[11:].isdigit():
+        return ExpectimaxBot(seed, depth=int(key[11:]))
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 

@@ -1,0 +1,153 @@
+"""``gostop hint`` and ``gostop arena``: the expectimax bot's ranking of a
+position, and bots against each other on duplicate deals.  Registered on the
+``gostop`` group by :mod:`gostop_cli.main`."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+import click
+
+from gostop_core import GoStopError, Game, preset_names
+from gostop_core.bots import BOT_NAMES, ExpectimaxBot, RankedMove
+
+__all__ = ["hint", "arena", "hint_moves"]
+
+
+class _Error(click.ClickException):
+    exit_code = 2
+
+
+def _view_text(position: str) -> tuple[str, int]:
+    """The player-view string of the seat to move, from a position or view string."""
+    text = " ".join(position.split())
+    if text.startswith("gostop-view/1"):
+        from gostop_core.notation import parse_view
+        _, fields = parse_view(text)
+        if fields["phase"] == 3:
+            raise _Error("the hand is over: there is no move to hint")
+        if fields["seat"] != fields["to_move"]:
+            raise _Error(f"this is seat {fields['seat']}'s view but seat {fields['to_move']} "
+                         "is to move: hint needs the view of the seat to move")
+        return text, fields["seat"]
+    game = Game.from_position(text)
+    if game.is_over():
+        raise _Error("the hand is over: there is no move to hint")
+    seat = game.turn
+    assert seat is not None
+    return game.view(seat).to_str(), seat
+
+
+def hint_moves(view: str, depth: int | None = None, samples: int | None = None,
+               seed: int = 0) -> list[RankedMove]:
+    """Every legal move of the view's seat ranked by the expectimax bot."""
+    return ExpectimaxBot(seed, depth=depth, samples=samples).analyse(view)
+
+
+@click.command(epilog="""\b
+Examples:
+  gostop hint "$(gostop deal --seed 7)"
+  gostop hint "gostop-view/1 rules=casual players=2 seat=0 ..." --json
+  gostop hint "$(gostop deal --seed 7)" --depth 3""")
+@click.argument("position")
+@click.option("--depth", type=click.IntRange(1, 8), default=ExpectimaxBot.DEPTH, show_default=True,
+              help="Search depth in turns (2: this turn and the next seat's).")
+@click.option("--samples", type=click.IntRange(1, 256), default=ExpectimaxBot.SAMPLES,
+              show_default=True, help="Deals of the unseen cards searched and averaged.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 32 - 1), default=0, show_default=True,
+              help="Seed of the sampling.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def hint(position: str, depth: int, samples: int, seed: int, as_json: bool) -> None:
+    """Rank every legal move of POSITION with its expected value and principal line.
+
+    POSITION is a position string (gostop/1 ..., the seat to move is advised and
+    only its view is used) or the player-view string (gostop-view/1 ...) of the
+    seat to move.  Values are the expected net points of the hand for that seat
+    by the search's model (docs/search.md)."""
+    started = time.perf_counter()
+    try:
+        view, seat = _view_text(position)
+        ranked = hint_moves(view, depth, samples, seed)
+    except (GoStopError, ValueError) as exc:
+        raise _Error(" ".join(str(exc).split())) from None
+    ms = (time.perf_counter() - started) * 1000
+    if as_json:
+        click.echo(json.dumps({
+            "seat": seat, "depth": depth, "samples": samples, "ms": round(ms, 1),
+            "best": str(ranked[0].move), "moves": [r.as_dict() for r in ranked],
+        }, indent=2))
+        return
+    click.echo(f"Seat {seat} to move; expectimax depth {depth}, {samples} samples ({ms:.0f} ms)")
+    width = max(len(str(r.move)) for r in ranked)
+    for i, r in enumerate(ranked, 1):
+        click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}   {' '.join(r.line)}")
+
+
+@click.command(epilog="""\b
+Examples:
+  gostop arena expectimax greedy --deals 200
+  gostop arena expectimax random --deals 100 --json
+  gostop arena expectimax greedy greedy --players 3 --rules traditional""")
+@click.argument("bots", nargs=-1)
+@click.option("--deals", type=click.IntRange(1, 10 ** 7), default=100, show_default=True,
+              help="Duplicate deals; each is played once per seat rotation.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Number of players, 2-4.")
+@click.option("--rules", "preset", type=click.Choice(preset_names()), default=preset_names()[0],
+              show_default=True, help="Rules preset.")
+@click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
+              help="Override one rules field (repeatable).")
+@click.option("--seed", type=click.IntRange(0, 2 ** 40), default=0, show_default=True,
+              help="Seed of the first deal (deal d uses seed + d).")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Processes (default: every core).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
+          overrides: tuple[str, ...], seed: int, workers: int | None, as_json: bool) -> None:
+    """Bots against each other on duplicate deals (BOTS: one per seat, fewer are
+    completed with the last; default: expectimax greedy).  Each deal is replayed
+    with the seats rotated.  Reports each bot's mean net points per game with a
+    95% confidence interval (over deals), its win rate, and the draw rate."""
+    from gostop_cli.main import make_rules
+    from gostop_core.arena import run_arena
+    rules = make_rules(preset, overrides)
+    names = list(bots) or ["expectimax", "greedy"]
+    bad = [b for b in names if b.strip().lower() not in BOT_NAMES
+           and not b.strip().lower().startswith("expectimax:")]
+    if bad:
+        raise click.BadParameter(f"unknown bot {bad[0]!r}; choose from {', '.join(BOT_NAMES)}",
+                                 param_hint="'BOTS'")
+    if len(names) > players:
+        raise click.BadParameter(f"{len(names)} bots for {players} seats", param_hint="'BOTS'")
+    workers = workers or os.cpu_count() or 1
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    try:
+        with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=console, transient=True, disable=not console.is_terminal) as bar:
+            task = bar.add_task("deals", total=deals)
+            result = run_arena(names, deals=deals, players=players, rules=rules, seed=seed,
+                               workers=workers,
+                               on_deal=lambda done: bar.update(task, completed=done))
+    except (GoStopError, ValueError) as exc:
+        raise _Error(" ".join(str(exc).split())) from None
+    seconds = time.perf_counter() - started
+    if as_json:
+        data: dict[str, Any] = result.as_dict()
+        data["seconds"] = round(seconds, 1)
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{result.games} games ({deals} deals x {players} rotations), {players} players, "
+               f"{result.preset} rules, {workers} worker(s), {seconds:.1f} s")
+    width = max(len(b) for b in result.bots)
+    for i, b in enumerate(result.bots):
+        lo, hi = result.ci95[i]
+        click.echo(f"  {i}. {b:<{width}}  {result.mean_points[i]:+8.3f} points/game "
+                   f"[{lo:+.3f}, {hi:+.3f}]  wins {100 * result.win_rate[i]:5.1f}% "
+                   f"({100 * result.decided_win_rate[i]:5.1f}% of decided games)")
+    click.echo(f"  draws {100 * result.draw_rate:.1f}%")

@@ -1,0 +1,27 @@
+# Expectimax search from a player's view: C kernels over GameStateC (see search.pyx).
+from libc.stdint cimport uint64_t, uint16_t, int32_t
+from gostop_core.rules cimport RulesC
+from gostop_core.movegen cimport GameStateC
+
+cdef enum:
+    SEARCH_MAX_PV = 32        # principal-line entries kept per node
+    SEARCH_MAX_SAMPLES = 256  # determinizations per search
+    PV_CHANCE_SEAT = 7        # seat field of a principal-line entry that is a flipped card
+
+ctypedef struct SearchCtx:
+    const RulesC* r
+    int root                  # the seat searching
+    int threshold             # Go/Stop threshold of the hand
+    int active                # seats in play
+    double beta               # leaf model: steepness of the win chances
+    double reach_per_card     # leaf model: points a hand card is expected to bring
+    double w[8]               # leaf model weights (see LEAF_WEIGHTS in search.pyx)
+    uint64_t nodes            # decision and chance nodes visited
+    int32_t* pv_end           # the last usable slot of the principal line being filled
+
+cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil
+cdef double terminal_value(const GameStateC* s, SearchCtx* c) noexcept nogil
+cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil
+cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen) noexcept nogil
+cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int depth,
+                       int32_t* pv, int* pvlen) noexcept nogil
