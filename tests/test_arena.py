@@ -1,0 +1,94 @@
+"""The arena: duplicate deals with the seats rotated, net points, ``gostop arena``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from gostop_cli.main import cli
+from gostop_core import Game, Rules
+from gostop_core.arena import net_points, rotation_seats, run_arena
+from gostop_core.bots import GreedyBot, play_game
+
+
+def test_rotation_seats_every_entry_every_seat():
+    for n in (2, 3, 4):
+        rotations = [rotation_seats(n, k) for k in range(n)]
+        for seats in rotations:
+            assert sorted(seats) == list(range(n))
+        for entry in range(n):
+            assert sorted(seats.index(entry) for seats in rotations) == list(range(n))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_duplicate_deals_rotate_the_seats(players):
+    result = run_arena(["greedy", "random"], deals=3, players=players, workers=1, seed=5)
+    assert result.games == 3 * players
+    assert result.bots == ["greedy"] + ["random"] * (players - 1)
+    for deal in range(3):
+        recs = [r for r in result.records if r.deal == deal]
+        assert [r.rotation for r in recs] == list(range(players))
+        assert {r.seats for r in recs} == {rotation_seats(players, k) for k in range(players)}
+    # the same deal with the same bots in the same seats replays the same game
+    rec = result.records[0]
+    game = Game("casual", players, seed=5)
+    assert rec.seats[0] == 0
+
+
+def test_two_player_casual_games_sum_to_zero():
+    result = run_arena(["greedy", "random"], deals=6, players=2, workers=1)
+    for r in result.records:
+        assert sum(r.points) == 0
+    assert abs(result.mean_points[0] + result.mean_points[1]) < 1e-9
+    lo, hi = result.ci95[0]
+    assert lo <= result.mean_points[0] <= hi
+    assert 0 <= result.draw_rate <= 1
+    assert abs(sum(result.win_rate) + result.draw_rate - 1) < 1e-3
+
+
+def test_net_points_use_chips_for_chip_rules():
+    rules = Rules("traditional")
+    game = Game(rules, 3, seed=2)
+    outcome = play_game(game, [GreedyBot(), GreedyBot(), GreedyBot()])
+    assert net_points(outcome, rules, 3) == list(outcome.chips)
+    casual = Game("casual", 2, seed=2)
+    out = play_game(casual, [GreedyBot(), GreedyBot()])
+    pts = net_points(out, casual.rules, 2)
+    if out.winner is None:
+        assert pts == [0, 0]
+    else:
+        assert pts[out.winner] == out.points and sum(pts) == 0
+
+
+def test_arena_uses_worker_processes():
+    one = run_arena(["greedy", "random", "random"], deals=4, players=3, rules="traditional",
+                    workers=1, seed=9)
+    two = run_arena(["greedy", "random", "random"], deals=4, players=3, rules="traditional",
+                    workers=2, seed=9)
+    assert one.records == two.records
+    assert one.as_dict() == two.as_dict()
+
+
+def test_arena_cli_json_keys():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["arena", "random", "greedy", "--deals", "3", "--workers", "1",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"bots", "games", "mean_points", "ci95", "win_rate", "draw_rate"} <= set(data)
+    assert data["bots"] == ["random", "greedy"] and data["games"] == 6
+    assert len(data["mean_points"]) == len(data["ci95"]) == len(data["win_rate"]) == 2
+
+
+def test_arena_cli_text_and_errors():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["arena", "expectimax", "random", "--deals", "1", "--workers", "1",
+                                 "--players", "3", "--rules", "family"])
+    assert result.exit_code == 0, result.output
+    assert "3 games" in result.output and "expectimax" in result.output
+    bad = runner.invoke(cli, ["arena", "clever"])
+    assert bad.exit_code == 2
+    too_many = runner.invoke(cli, ["arena", "random", "random", "random"])
+    assert too_many.exit_code == 2
