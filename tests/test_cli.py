@@ -672,8 +672,8 @@ def test_perft_suite_mismatch_prints_both_divides_and_exits_1(tmp_path):
     out = result.stdout.splitlines()
     assert out[0].startswith("ok        right  depth  1          12")
     assert out[1].startswith("MISMATCH  wrong  depth  2  expected 131, core 130, reference 130")
-    assert out[2] == ("    first difference between the engines: none, their divides agree "
-                      "(the count in the file is wrong, or both engines are)")
+    assert out[2] == ("    the engines' divides agree: the count in the file is wrong "
+                      "(or both engines are)")
     assert out[3].split() == ["move", "core", "reference"]
     divide = {str(m): n for m, n in Game(seed=1).divide(2).items()}
     rows = [row.split() for row in out[4:4 + len(divide)]]
@@ -700,7 +700,7 @@ def test_perft_suite_names_the_first_move_where_the_engines_differ(tmp_path, mon
     assert result.exit_code == 1
     out = result.stdout
     assert "MISMATCH  seed1  depth  2  expected 130, core 130, reference 118" in out
-    first = re.search(r"first difference between the engines: (\S+): core (\d+), "
+    first = re.search(r"first move where the engines differ: (\S+): core (\d+), "
                       r"reference (\d+)", out)
     assert first is not None and first.group(2) == "11" and first.group(3) == "10"
     assert re.search(rf"^    {re.escape(first.group(1))} +11 +10  <- differs$", out, re.M)

@@ -443,9 +443,9 @@ def run_suite(path: str, reference: bool, max_depth: int | None, bulk: bool,
             click.echo(f"{head}  {counts}  {seconds:7.3f} s")
             if not result.ok:
                 first = result.first_difference()
-                click.echo("    first difference between the engines: " + (
-                    first if first else "none, their divides agree (the count in the file "
-                                        "is wrong, or both engines are)"))
+                click.echo(f"    first move where the engines differ: {first}" if first else
+                           "    the engines' divides agree: the count in the file is wrong "
+                           "(or both engines are)")
                 for row in _divide_rows(result):
                     click.echo(row)
     total = time.perf_counter() - begin
@@ -466,7 +466,8 @@ def run_suite(path: str, reference: bool, max_depth: int | None, bulk: bool,
         })
     else:
         verdict = "all ok" if not bad else f"{len(bad)} MISMATCH{'ES' if len(bad) > 1 else ''}"
-        click.echo(f"{name}: {len(results)} counts of {len(entries)} entries checked with the "
+        click.echo(f"{name}: {len(results)} count{'s' if len(results) != 1 else ''} of "
+                   f"{len(entries)} entr{'ies' if len(entries) != 1 else 'y'} checked with the "
                    f"{engines}: {verdict} ({total:.2f} s)")
     return 1 if bad else 0
 
