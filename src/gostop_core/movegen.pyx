@@ -249,11 +249,26 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
 
 
 # ---------------------------------------------------------------- moves
+cdef inline uint64_t month_counts(uint64_t cards) noexcept nogil:
+    """Each month's card count (0-4) in its own nibble: month m in bits 4(m-1)..4m-1."""
+    cdef uint64_t x = cards & GS_MASK_MONTH_CARDS
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    return (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
+
+
 cdef inline int play_moves(const GameStateC* s, const RulesC* r, int card, uint16_t* out,
-                           int n) noexcept nogil:
-    """Append the plays of one hand card (one per field card to choose from)."""
-    cdef uint64_t matches = s.field & same_month(card)
-    cdef int k = gs_popcount(matches), target
+                           int n, uint64_t field_counts) noexcept nogil:
+    """Append the plays of one hand card (one per field card to choose from);
+    ``field_counts`` is ``month_counts(s.field)``."""
+    cdef uint64_t matches
+    cdef int k, target
+    if card >= GS_NUM_MONTH_CARDS:
+        matches = 0
+        k = 0
+    else:
+        # a month's four cards are the nibble at 4 * (month - 1) = card & ~3
+        k = <int>((field_counts >> (card & ~3)) & 0xF)
+        matches = s.field & (<uint64_t>0xF << (card & ~3))
     if k <= 1 or (k == 3 and r.field_stacks):
         out[n] = make_move(MOVE_PLAY, card, GS_NO_CARD)
         return n + 1
@@ -284,10 +299,7 @@ cdef inline uint64_t months_with_three(uint64_t cards) noexcept nogil:
     """Bit 4 * (m - 1) + 2 set for each month m with at least three cards in
     ``cards``: the cards of a month count up in their own nibble, and a count of
     3 or 4 plus one sets the nibble's bit 2 (no carry: a nibble never passes 5)."""
-    cdef uint64_t x = cards & GS_MASK_MONTH_CARDS
-    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
-    x = (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
-    return (x + <uint64_t>0x111111111111) & <uint64_t>0x444444444444
+    return (month_counts(cards) + <uint64_t>0x111111111111) & <uint64_t>0x444444444444
 
 
 cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noexcept nogil:
@@ -296,10 +308,10 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
     At most 12 months x 4 (hand card, field card) pairs + 3 bombs + 3 shakes +
     2 bonus cards + 1 flip-only turn < MAX_MOVES."""
     cdef int n = 0, p = s.to_move, card, target, month, k
-    cdef uint64_t hand, matches, rest, month_mask, triples
+    cdef uint64_t hand, matches, rest, month_mask, triples, field_counts
     if s.phase == PHASE_PLAY and s.forced_card != GS_NO_CARD:
         # a refused showdown: the asker lays its win-card down
-        return play_moves(s, r, s.forced_card, out, 0)
+        return play_moves(s, r, s.forced_card, out, 0, month_counts(s.field))
     if s.phase == PHASE_PLAY:
         hand = s.hand[p]
         if r.bonus_in_hand != BONUS_HAND_NONE:
@@ -310,10 +322,11 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
                 out[n] = make_move(MOVE_BONUS, card, GS_NO_CARD)
                 n += 1
         rest = hand & ~GS_MASK_BONUS
+        field_counts = month_counts(s.field)
         while rest:
             card = gs_lowest(rest)
             rest &= rest - 1
-            n = play_moves(s, r, card, out, n)
+            n = play_moves(s, r, card, out, n, field_counts)
         if r.bomb or r.shaking:
             triples = months_with_three(hand)
             while triples:
