@@ -54,6 +54,7 @@ CHIP_WORDS = {"first_turn_ppeok": "a ppeok on the first turn",
 
 HELP = ("Type the number of a choice, or a move: a card (3B), a card and the field card "
         "it takes (9R/9A), a bonus card (X2), bomb9, shake9, fliponly, flip/9A, go, stop.  "
+        "'?' ranks the moves with the expectimax bot, 'h' shows this help, "
         "'b' redraws the board, 'q' quits.")
 
 
@@ -667,7 +668,10 @@ class Session:
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 raise QuitGame
-            if low in ("?", "h", "help"):
+            if low == "?":
+                self.show_hint(view)
+                continue
+            if low in ("h", "help"):
                 self.console.print(Text(HELP))
                 self.print_options(view, legal)
                 continue
@@ -697,6 +701,15 @@ class Session:
                 if plain in legal and g.is_legal(move):
                     return plain
             self.error(self.why_illegal(move, seat))
+
+    def show_hint(self, view: PlayerView) -> None:
+        """'?': the expectimax bot's ranking of the legal moves, from this view only."""
+        from gostop_core.bots import ExpectimaxBot
+        self.console.print(Text("Hint (expectimax; expected net points, then the likely line):",
+                                style="bold"))
+        for i, r in enumerate(ExpectimaxBot().analyse(view)[:10], 1):
+            self.console.print(Text(f"  {i:>2}. {str(r.move):<9} {r.value:+7.2f}   "
+                                    f"{' '.join(r.line[1:])}"))
 
     def why_illegal(self, move: Move, seat: int) -> str:
         try:

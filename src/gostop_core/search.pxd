@@ -15,7 +15,7 @@ ctypedef struct SearchCtx:
     int active                # seats in play
     double beta               # leaf model: steepness of the win chances
     double reach_per_card     # leaf model: points a hand card is expected to bring
-    double w[8]               # leaf model weights (see LEAF_WEIGHTS in search.pyx)
+    double w[16]               # leaf model weights (see LEAF_WEIGHTS in search.pyx)
     uint64_t nodes            # decision and chance nodes visited
     int32_t* pv_end           # the last usable slot of the principal line being filled
 

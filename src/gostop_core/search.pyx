@@ -61,12 +61,18 @@ from gostop_core.movegen cimport (
 
 DEFAULT_DEPTH = 2
 DEFAULT_SAMPLES = 8
-DEFAULT_BETA = 0.6
-DEFAULT_REACH = 0.45
-#: Leaf weights: category progress, 1 and 2 brights, 1 and 2 cards of a set
-#: (x the set's points), card values in the pile, the best capture of the seat to move.
-LEAF_WEIGHTS = (0.8, 0.4, 1.3, 0.1, 0.4, 0.0, 0.0, 0.0)
+DEFAULT_BETA = 0.511
+#: Leaf weights, fitted by maximum likelihood to who won 1,500 self-play hands
+#: (greedy against greedy and random, casual, 2 players; docs/search.md):
+#: 0-2 progress toward the junk, animal, ribbon minimums; 3 per category already
+#: scoring; 4-6 one, two, three-or-four brights with enough left; 7-8 one, two
+#: godori birds (open); 9-10 ribbon sets with one, two cards (open); 11 per card
+#: in hand; 12 log of the draw weight; 13 per card value in the pile; 14 the
+#: best capture of the seat to move (/4); 15 blend with the plain reach difference.
+LEAF_WEIGHTS = (3.953, 2.315, 2.853, 2.876, 1.116, 1.909, -0.095, 0.264, 0.95,
+                0.045, 0.219, 0.897, -2.0, 0.0, 0.0, 0.0)
 CHANCE_SEAT = PV_CHANCE_SEAT
+DEFAULT_REACH = LEAF_WEIGHTS[11]
 
 
 # ---------------------------------------------------------------- random numbers
@@ -191,45 +197,66 @@ cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves
 
 # ---------------------------------------------------------------- evaluation
 cdef double progress(uint64_t pile, uint64_t others, const RulesC* r, const double* w) noexcept nogil:
-    """Fractions of points the pile is on its way to (open categories only)."""
-    cdef double p = 0.0, cat = w[0]
+    """Points the pile is on its way to, beyond its score (weights ``w``, see
+    LEAF_WEIGHTS): progress toward the junk, animal and ribbon minimums, the
+    categories already scoring, one or two brights, godori and ribbon sets still
+    open (no card of them in another pile), and card values."""
+    cdef double p = 0.0
     cdef uint64_t rest
-    cdef int j, a, rb, b, avail, k
+    cdef uint64_t sets[3]
+    cdef int j, a, rb, b, avail, k, i, cont = 0, s1 = 0, s2 = 0
     j = junk_value(pile, r)
     if r.junk_min > 0:
-        p += cat * j / r.junk_min if j < r.junk_min else 0.3
+        if j < r.junk_min:
+            p += w[0] * j / r.junk_min
+        else:
+            cont += 1
     a = gs_popcount(pile & GS_MASK_ANIMAL)
     if r.animal_min > 0:
-        p += cat * a / r.animal_min if a < r.animal_min else 0.3
+        if a < r.animal_min:
+            p += w[1] * a / r.animal_min
+        else:
+            cont += 1
     rb = gs_popcount(pile & GS_MASK_RIBBON)
     if not r.rain_ribbon_counts and (pile & GS_MASK_RAIN_RIBBON):
         rb -= 1
     if r.ribbon_min > 0:
-        p += cat * rb / r.ribbon_min if rb < r.ribbon_min else 0.3
+        if rb < r.ribbon_min:
+            p += w[2] * rb / r.ribbon_min
+        else:
+            cont += 1
+    p += w[3] * cont
     b = gs_popcount(pile & GS_MASK_BRIGHT)
     avail = 5 - gs_popcount(others & GS_MASK_BRIGHT)
-    if b < 3 and avail >= 3:
-        p += w[1] if b == 1 else (w[2] if b == 2 else 0.0)
+    if b == 1 and avail >= 3:
+        p += w[4]
+    elif b == 2 and avail >= 3:
+        p += w[5]
     elif 3 <= b < 5 and avail > b:
-        p += 0.5
+        p += w[6]
     k = gs_popcount(pile & GS_MASK_GODORI)
-    if k < 3 and not (others & GS_MASK_GODORI):
-        p += r.godori * (w[4] if k == 2 else (w[3] if k == 1 else 0.0))
-    cdef uint64_t sets[3]
-    cdef int i
+    if not (others & GS_MASK_GODORI):
+        if k == 1:
+            p += w[7] * r.godori / 5.0
+        elif k == 2:
+            p += w[8] * r.godori / 5.0
     sets[0] = GS_MASK_HONGDAN
     sets[1] = GS_MASK_CHEONGDAN
     sets[2] = GS_MASK_CHODAN
     for i in range(3):
         k = gs_popcount(pile & sets[i])
         if k < 3 and not (others & sets[i]):
-            p += r.ribbon_set * (w[4] if k == 2 else (w[3] if k == 1 else 0.0))
-    if w[5] != 0.0:
+            if k == 1:
+                s1 += 1
+            elif k == 2:
+                s2 += 1
+    p += (w[9] * s1 + w[10] * s2) * r.ribbon_set / 3.0
+    if w[13] != 0.0:
         rest = pile
         while rest:
             i = gs_lowest(rest)
             rest &= rest - 1
-            p += w[5] * card_worth(i)
+            p += w[13] * card_worth(i)
     return p
 
 
@@ -303,7 +330,7 @@ cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
     cdef uint64_t others
     cdef double weight[MAX_PLAYERS]
     cdef double value[MAX_PLAYERS]
-    cdef double total = 1.0, reach, out = 0.0, x
+    cdef double total = exp(c.w[12]), reach, out = 0.0, x
     cdef double reach_of[MAX_PLAYERS]
     if r.payment == PAY_FAMILY_BALANCE or not r.go_stop:
         return family_value(s, c)
@@ -317,9 +344,9 @@ cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
             if k != q and k != s.sitter:
                 others |= s.captured[k]
         score = score_total(s.captured[q], r)
-        reach = score + progress(s.captured[q], others, r, c.w) + c.reach_per_card * gs_popcount(s.hand[q])
-        if q == s.to_move and c.w[6] != 0.0 and s.phase == PHASE_PLAY:
-            reach += c.w[6] * best_capture(s, r, q) / 4.0
+        reach = score + progress(s.captured[q], others, r, c.w) + c.w[11] * gs_popcount(s.hand[q])
+        if q == s.to_move and c.w[14] != 0.0 and s.phase == PHASE_PLAY:
+            reach += c.w[14] * best_capture(s, r, q) / 4.0
         reach_of[q] = reach
         x = c.beta * (reach - thr)
         if x > 30.0:
@@ -338,13 +365,13 @@ cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
         else:
             out -= weight[q] * value[q]
     out = out / total
-    if c.w[7] != 0.0:
+    if c.w[15] != 0.0:
         # blend with the plain difference of reaches (root against the best opponent)
         x = -1e300
         for q in range(n):
             if q != s.sitter and q != c.root and reach_of[q] > x:
                 x = reach_of[q]
-        out = (1.0 - c.w[7]) * out + c.w[7] * (reach_of[c.root] - x)
+        out = (1.0 - c.w[15]) * out + c.w[15] * (reach_of[c.root] - x)
     return out + s.chips[c.root]
 
 
@@ -506,7 +533,7 @@ cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* po
 
 
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
-                  seed=0, double beta=DEFAULT_BETA, double reach=DEFAULT_REACH, weights=None):
+                  seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None):
     """Expectimax from a player's view (``parse_view`` fields; the seat must be
     the one to move).  Returns ``{"moves": [(code, value, line)], "nodes",
     "samples", "depth"}`` with moves in generation order; ``line`` is the
@@ -560,10 +587,12 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     ctx.reach_per_card = reach
     ctx.nodes = 0
     weights = LEAF_WEIGHTS if weights is None else tuple(weights)
-    if len(weights) != 8:
-        raise ValueError("weights: 8 numbers")
-    for i in range(8):
+    if len(weights) != 16:
+        raise ValueError("weights: 16 numbers")
+    for i in range(16):
         ctx.w[i] = weights[i]
+    if reach >= 0.0:
+        ctx.w[11] = reach  # points expected per card in hand
     n = generate_moves(&base, &rules.c, moves)
     for i in range(n):
         values[i] = 0.0
