@@ -12,8 +12,8 @@
 
 Each figure is measured several times within its share of the time budget and
 the best run is kept (the machine may be shared).  ``gostop bench`` prints it;
-``python -m gostop_core.bench --scaling`` prints how the cost grows with the
-number of players, the preset and the perft depth.
+``python -m gostop_core.bench --scaling [--cell-seconds N] [--json]`` prints how
+the cost grows with the number of players, the preset and the perft depth.
 """
 
 from __future__ import annotations
@@ -267,7 +267,9 @@ def format_report(fig: dict[str, Any]) -> list[str]:
 # ---------------------------------------------------------------- scaling tables
 def scaling(seconds_per_cell: float = 1.0) -> dict[str, Any]:
     """How the cost grows: playouts and perft by players and preset, perft by depth."""
-    out: dict[str, Any] = {"machine": machine(), "by_players": [], "by_depth": []}
+    out: dict[str, Any] = {"machine": machine(), "seconds_per_cell": seconds_per_cell,
+                           "by_players": [], "by_depth": []}
+    perft_nodes(6, False)  # warm-up: the first timed cell is otherwise slow
     for preset in PRESETS:
         for players in (2, 3, 4):
             try:
@@ -296,7 +298,8 @@ def scaling(seconds_per_cell: float = 1.0) -> dict[str, Any]:
 def _main(argv: list[str]) -> None:  # pragma: no cover - a maintainer's tool
     import json
     if "--scaling" in argv:
-        s = scaling()
+        cell = float(argv[argv.index("--cell-seconds") + 1]) if "--cell-seconds" in argv else 1.0
+        s = scaling(cell)
         if "--json" in argv:
             print(json.dumps(s, indent=2))
             return
