@@ -33,8 +33,9 @@ The model (docs/search.md has the long form):
   to win is exp(beta (reach - threshold)) against a draw weight of 1; a win pays
   its Go value (the score, at least the threshold, with its Goes).  The value is
   the sum of the chances times +win for the searching seat, -loss for the others
-  (chip rules: x opponents, plus the chips already booked; family rules: the
-  balance as the hand would be scored now).  A Go is thus weighed against the
+  (chip rules: times each paying seat's multiplier as a win now would bring it,
+  plus the chips already booked; family rules: the balance as the hand would be
+  scored now).  The hand term is scaled by threshold / 7 (it was fitted with 7).  A Go is thus weighed against the
   chance that an opponent reaches the threshold first.
 * **Terminal value**: the net points of the hand (casual: +points to the winner,
   -points to the others, 0 for a draw; chip and family rules: the seat's chips).
@@ -52,7 +53,7 @@ from gostop_core.cards cimport (
 from gostop_core.rules cimport RulesC, Rules, rules_threshold, PAY_EACH_OPPONENT, PAY_FAMILY_BALANCE
 from gostop_core.scoring cimport ScoreC, score_total, score_pile, junk_value
 from gostop_core.movegen cimport (
-    GameStateC, generate_moves, apply_move, MAX_MOVES, MAX_PLAYERS,
+    GameStateC, SettlementC, generate_moves, apply_move, settle, MAX_MOVES, MAX_PLAYERS,
     PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER, PHASE_SHOWDOWN,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
@@ -314,13 +315,16 @@ cdef double family_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
     cdef ScoreC sc
     cdef int q, n = s.nplayers
     cdef double total_root = 0, bonus_root = 0, bonus_sum = 0
+    cdef int target
     for q in range(n):
         score_pile(s.captured[q], c.r, &sc)
         bonus_sum += sc.family_set_bonus
         if q == c.root:
             total_root = sc.total
             bonus_root = sc.family_set_bonus
-    return total_root + bonus_root * (n - 1) - (bonus_sum - bonus_root)
+    # the same target as the scoring of a played-out hand (movegen.finish_played_out)
+    target = (5 * c.r.family_bright + 10 * c.r.family_ribbon + 9 * c.r.family_animal) // n
+    return total_root + bonus_root * (n - 1) - (bonus_sum - bonus_root) - target
 
 
 cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
@@ -332,8 +336,12 @@ cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
     cdef double value[MAX_PLAYERS]
     cdef double total = exp(c.w[12]), reach, out = 0.0, x
     cdef double reach_of[MAX_PLAYERS]
+    cdef SettlementC st
+    cdef int pay
+    cdef double hand_w
     if r.payment == PAY_FAMILY_BALANCE or not r.go_stop:
         return family_value(s, c)
+    hand_w = c.w[11] if thr == 7 else c.w[11] * thr / 7.0
     for q in range(n):
         weight[q] = 0.0
         value[q] = 0.0
@@ -344,7 +352,8 @@ cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
             if k != q and k != s.sitter:
                 others |= s.captured[k]
         score = score_total(s.captured[q], r)
-        reach = score + progress(s.captured[q], others, r, c.w) + c.w[11] * gs_popcount(s.hand[q])
+        # the hand term was fitted with threshold 7: scaled to the hand's threshold
+        reach = score + progress(s.captured[q], others, r, c.w) + hand_w * gs_popcount(s.hand[q])
         if q == s.to_move and c.w[14] != 0.0 and s.phase == PHASE_PLAY:
             reach += c.w[14] * best_capture(s, r, q) / 4.0
         reach_of[q] = reach
@@ -354,14 +363,22 @@ cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
         weight[q] = exp(x)
         total += weight[q]
         value[q] = go_value(score if score > thr else thr, s.go_count[q], r)
+        if r.payment == PAY_EACH_OPPONENT:
+            # chip rules: what each opponent would pay, multipliers (bak, shakes,
+            # Go-bak ...) as a win by q would bring them now
+            settle(s, r, q, &st)
+            if q == c.root:
+                pay = 0
+                for k in range(n):
+                    pay += st.multiplier[k] if (k != q and k != s.sitter) else 0
+                value[q] *= pay
+            else:
+                value[q] *= st.multiplier[c.root]
     for q in range(n):
         if q == s.sitter:
             continue
         if q == c.root:
-            if r.payment == PAY_EACH_OPPONENT:
-                out += weight[q] * value[q] * (c.active - 1)
-            else:
-                out += weight[q] * value[q]
+            out += weight[q] * value[q]
         else:
             out -= weight[q] * value[q]
     out = out / total
