@@ -5,6 +5,10 @@ atheris (libFuzzer for Python).  Not a pytest test: run it by hand.
     python tests/fuzz/fuzz_parsers.py --make-corpus /tmp/gostop-corpus
     python tests/fuzz/fuzz_parsers.py /tmp/gostop-corpus -max_total_time=1800 -timeout=20
 
+Without atheris, ``--random RUNS [SEED]`` feeds RUNS mutated real positions (target
+``1`` with plain random choices, each game played on for up to 300 decisions) and
+prints how many the engine played; it stops at the first finding.
+
 Each input is one byte that picks a target, then the rest:
 
 * ``0``: the rest is a position string (UTF-8): ``parse_position``,
@@ -29,16 +33,20 @@ assertion of ``targets.py`` failing is a finding: libFuzzer writes the input to
 from __future__ import annotations
 
 import sys
+import time
 import zlib
 from pathlib import Path
 
-import atheris
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-with atheris.instrument_imports(include=["gostop_core", "targets"]):
+if "--random" in sys.argv[1:2]:
+    atheris = None
     import targets
-    from targets import RandomChooser
+else:
+    import atheris
+    with atheris.instrument_imports(include=["gostop_core", "targets"]):
+        import targets
+from targets import RandomChooser  # noqa: E402
 
 SEED_CHOICES = 256
 
@@ -46,7 +54,7 @@ SEED_CHOICES = 256
 class FdpChooser:
     """Random choices read from the fuzzer's bytes."""
 
-    def __init__(self, fdp: atheris.FuzzedDataProvider):
+    def __init__(self, fdp):
         self.fdp = fdp
 
     def int(self, lo: int, hi: int) -> int:
@@ -89,7 +97,26 @@ def make_corpus(folder: Path) -> int:
     return len(items)
 
 
+def random_runs(runs: int, seed: int) -> None:
+    c = RandomChooser(seed)
+    seeds = targets.seed_positions()
+    played = 0
+    start = time.perf_counter()
+    for i in range(runs):
+        text = targets.mutate_position(targets.pick(c, seeds), c, gentle=c.int(0, 1) == 1)
+        try:
+            played += targets.check_position(text, c, pushes=300) is not None
+        except BaseException:
+            print(f"finding at run {i + 1} (seed {seed}), input:\n{text}", file=sys.stderr)
+            raise
+    print(f"{runs} mutated positions (seed {seed}) in {time.perf_counter() - start:.0f} s: "
+          f"{played} played by the engine, the rest refused by the parser; no finding")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--random"]:
+        random_runs(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--make-corpus":
         print(f"{make_corpus(Path(sys.argv[2]))} seed inputs in {sys.argv[2]}")
         return
