@@ -72,6 +72,26 @@ cdef enum ChipReason:
     CHIPS_CHONGTONG = 4
     CHIPS_GWANGPALLI = 5
 
+# splitmix64: tiny, fast and identical on every platform (the deal must be);
+# shared by the deal, the playouts and the search's sampling.
+cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
+    cdef uint64_t z
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint32_t bounded(uint64_t* state, uint32_t bound) noexcept nogil:
+    # Unbiased: reject the low values that would make the modulo uneven.
+    cdef uint64_t threshold = (<uint64_t>0 - bound) % bound
+    cdef uint64_t x = splitmix64(state)
+    while x < threshold:
+        x = splitmix64(state)
+    return <uint32_t>(x % bound)
+
+
 # A move is one uint16: kind << 12 | card << 6 | target.
 cdef inline uint16_t make_move(int kind, int card, int target) noexcept nogil:
     return <uint16_t>((kind << 12) | (card << 6) | target)

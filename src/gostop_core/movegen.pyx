@@ -59,26 +59,6 @@ SETTLE_REASON_NAMES = {
 STATE_SIZE = sizeof(GameStateC)
 
 
-# ---------------------------------------------------------------- random numbers
-# splitmix64: tiny, fast and identical on every platform (the deal must be).
-cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline uint32_t bounded(uint64_t* state, uint32_t bound) noexcept nogil:
-    # Unbiased: reject the low values that would make the modulo uneven.
-    cdef uint64_t threshold = (<uint64_t>0 - bound) % bound
-    cdef uint64_t x = splitmix64(state)
-    while x < threshold:
-        x = splitmix64(state)
-    return <uint32_t>(x % bound)
-
-
 # ---------------------------------------------------------------- events
 cdef inline void log_event(EventLog* log, int kind, int player, int card, int other,
                            uint64_t cards) noexcept nogil:

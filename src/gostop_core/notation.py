@@ -313,13 +313,7 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     )
     seen: dict[int, str] = {}
 
-    def claim(cards: list[int], where: str) -> int:
-        mask = _mask_of(cards, where)
-        for c in cards:
-            if c in seen:
-                raise PositionError(f"card {CARD_CODES[c]} appears twice (also in {seen[c]})", where)
-            seen[c] = where
-        return mask
+    claim = _Claims(seen)
 
     if flip_card is not None:
         claim([flip_card], "phase")
@@ -358,6 +352,21 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     elif "winner" in tok or "points" in tok:
         raise PositionError("winner/points are only given when phase=over", "winner")
     return rules, fields
+
+
+class _Claims:
+    """Places each card of a position where it is read, refusing a second place."""
+
+    def __init__(self, seen: dict[int, str]):
+        self.seen = seen
+
+    def __call__(self, cards: list[int], where: str) -> int:
+        mask = _mask_of(cards, where)
+        for c in cards:
+            if c in self.seen:
+                raise PositionError(f"card {CARD_CODES[c]} appears twice (also in {self.seen[c]})", where)
+            self.seen[c] = where
+        return mask
 
 
 def _month_mask(card: int) -> int:
@@ -421,13 +430,7 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     )
     seen: dict[int, str] = {}
 
-    def claim(cards: list[int], where: str) -> int:
-        mask = _mask_of(cards, where)
-        for c in cards:
-            if c in seen:
-                raise PositionError(f"card {CARD_CODES[c]} appears twice (also in {seen[c]})", where)
-            seen[c] = where
-        return mask
+    claim = _Claims(seen)
 
     if flip_card is not None:
         claim([flip_card], "phase")

@@ -57,7 +57,7 @@ from gostop_core.movegen cimport (
     PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER, PHASE_SHOWDOWN,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
-    move_kind, move_card, move_target,
+    move_kind, move_card, move_target, splitmix64, bounded,
 )
 
 DEFAULT_DEPTH = 2
@@ -74,24 +74,6 @@ LEAF_WEIGHTS = (3.953, 2.315, 2.853, 2.876, 1.116, 1.909, -0.095, 0.264, 0.95,
                 0.045, 0.219, 0.897, -2.0, 0.0, 0.0, 0.0)
 CHANCE_SEAT = PV_CHANCE_SEAT
 DEFAULT_REACH = LEAF_WEIGHTS[11]
-
-
-# ---------------------------------------------------------------- random numbers
-cdef inline uint64_t _mix(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline uint32_t _below(uint64_t* state, uint32_t bound) noexcept nogil:
-    cdef uint64_t threshold = (<uint64_t>0 - bound) % bound
-    cdef uint64_t x = _mix(state)
-    while x < threshold:
-        x = _mix(state)
-    return <uint32_t>(x % bound)
 
 
 # ---------------------------------------------------------------- card values
@@ -534,7 +516,7 @@ cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* po
     for i in range(npool):
         cards[i] = pool[i]
     for i in range(npool - 1, 0, -1):
-        j = _below(rng, i + 1)
+        j = bounded(rng, i + 1)
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
