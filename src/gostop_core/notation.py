@@ -284,16 +284,22 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
     fields["end_reason"] = _END_NAMES.index(end)
 
 
-def parse_position(text: str) -> tuple[Rules, dict]:
-    """Parse a position string into ``(rules, fields)``; raises :class:`PositionError`
-    naming the part that is wrong."""
-    tok = _tokens(text, POSITION_TAG, _POSITION_KEYS)
+def _rules_and_players(tok: dict[str, str]) -> tuple[Rules, int]:
+    """The rules and the player count of a parsed string, checked against each other."""
     rules = rules_from_token(tok["rules"])
     n = _int(tok["players"], "players", 2, 4)
     try:
         rules.check_players(n)
     except RulesError as exc:
         raise PositionError(str(exc), "players") from None
+    return rules, n
+
+
+def parse_position(text: str) -> tuple[Rules, dict]:
+    """Parse a position string into ``(rules, fields)``; raises :class:`PositionError`
+    naming the part that is wrong."""
+    tok = _tokens(text, POSITION_TAG, _POSITION_KEYS)
+    rules, n = _rules_and_players(tok)
     phase, flip_card = _phase(tok["phase"])
     showdown_card = None
     if PHASE_NAMES[phase] == "showdown":
@@ -404,12 +410,7 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     ``hand`` mask, ``hand_counts`` for every seat and ``stock_count``;
     unknown cards are those in no visible place."""
     tok = _tokens(text, VIEW_TAG, _VIEW_KEYS)
-    rules = rules_from_token(tok["rules"])
-    n = _int(tok["players"], "players", 2, 4)
-    try:
-        rules.check_players(n)
-    except RulesError as exc:
-        raise PositionError(str(exc), "players") from None
+    rules, n = _rules_and_players(tok)
     seat = _int(tok["seat"], "seat", 0, n - 1)
     phase, flip_card = _phase(tok["phase"])
     showdown_card = None
