@@ -150,6 +150,19 @@ cdef void deal_once(GameStateC* s, const RulesC* r, int nplayers, int size_playe
         s.stock_pos += 1
 
 
+cdef void clear_state(GameStateC* s) noexcept nogil:
+    """All zero, and every "none" field at its sentinel (no seat -1, no card GS_NO_CARD)."""
+    memset(s, 0, sizeof(GameStateC))
+    s.winner = -1
+    s.sitter = -1
+    s.showdown_caller = -1
+    s.showdown_card = GS_NO_CARD
+    s.forced_card = GS_NO_CARD
+    s.flip_card = GS_NO_CARD
+    s.played_card = GS_NO_CARD
+    s.played_target = GS_NO_CARD
+
+
 cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed, int dealer,
                     int stake_doublings, EventLog* log) noexcept nogil:
     """Shuffle with ``seed`` and deal.  Four of a month on the field voids the deal
@@ -159,11 +172,7 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
     cdef uint64_t rng = seed
     cdef int redeals = 0, p, q, m, holders = 0, amount, first = -1, i, size_players = nplayers
     cdef int everyone
-    memset(s, 0, sizeof(GameStateC))
-    s.sitter = -1
-    s.showdown_caller = -1
-    s.showdown_card = GS_NO_CARD
-    s.forced_card = GS_NO_CARD
+    clear_state(s)
     if r.gwangpalli and nplayers == 4:
         # gwangpalli: the seat before the dealer sits out; three play the 3-player deal
         s.sitter = (dealer + 3) % 4
@@ -172,10 +181,6 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
     s.dealer = dealer
     s.to_move = dealer
     s.phase = PHASE_PLAY
-    s.flip_card = GS_NO_CARD
-    s.played_card = GS_NO_CARD
-    s.played_target = GS_NO_CARD
-    s.winner = -1
     s.stake_doublings = stake_doublings
     while True:
         for p in range(MAX_PLAYERS):
@@ -935,15 +940,7 @@ cdef class CoreState:
     cdef readonly Rules rules
 
     def __cinit__(self):
-        memset(&self.s, 0, sizeof(GameStateC))
-        self.s.winner = -1
-        self.s.sitter = -1
-        self.s.showdown_caller = -1
-        self.s.showdown_card = GS_NO_CARD
-        self.s.forced_card = GS_NO_CARD
-        self.s.flip_card = GS_NO_CARD
-        self.s.played_card = GS_NO_CARD
-        self.s.played_target = GS_NO_CARD
+        clear_state(&self.s)
 
     @staticmethod
     def deal(Rules rules, int nplayers, seed, int dealer=0, int stake_doublings=0):
