@@ -84,7 +84,31 @@ def test_every_decision_kind_is_searched():
 def test_make_bot_expectimax():
     bot = make_bot("expectimax", seed=3)
     assert isinstance(bot, ExpectimaxBot) and bot.name == "expectimax"
-    assert make_bot("expectimax:1").depth == 1
+    assert make_bot("expectimax:3").depth == 3
+    bot = make_bot("expectimax:depth=2, samples=8,leaf=estimate,win=0.5")
+    assert (bot.depth, bot.samples, bot.leaf, bot.win_bonus) == (2, 8, "estimate", 0.5)
+    bot = make_bot("expectimax:samples=4")
+    assert (bot.depth, bot.samples, bot.leaf) == (ExpectimaxBot.DEPTH, 4, ExpectimaxBot.LEAF)
+
+
+@pytest.mark.parametrize("name,message", [
+    ("expectimax:deep=2", "bad expectimax setting 'deep=2'"),
+    ("expectimax:depth", "use key=value"),
+    ("expectimax:samples=many", "samples needs a number"),
+    ("expectimax:depth=0", "depth must be 1..8"),
+    ("expectimax:samples=5000", "samples must be 1..1024"),
+    ("expectimax:leaf=oracle", "leaf must be one of rollout, estimate"),
+    ("expectimax:win=nan", "win bonus must be a finite number"),
+])
+def test_make_bot_expectimax_errors(name, message):
+    with pytest.raises(ValueError, match=message):
+        make_bot(name)
+
+
+def test_bot_defaults_are_the_search_defaults():
+    from gostop_core.search import DEFAULT_DEPTH, DEFAULT_SAMPLES, DEFAULT_WIN_BONUS
+    assert (ExpectimaxBot.DEPTH, ExpectimaxBot.SAMPLES, ExpectimaxBot.WIN_BONUS) == \
+        (DEFAULT_DEPTH, DEFAULT_SAMPLES, DEFAULT_WIN_BONUS)
 
 
 def test_search_needs_the_seat_to_move():
@@ -192,10 +216,125 @@ def test_hint_errors():
     assert result.exit_code == 2
 
 
-def test_principal_line_names_flips_and_opponents():
+@pytest.mark.parametrize("leaf", ExpectimaxBot.LEAVES)
+def test_principal_line_names_flips_and_opponents(leaf):
     game = Game(seed=3)
-    ranked = ExpectimaxBot(0, samples=1).analyse(game.view(0))
+    ranked = ExpectimaxBot(0, depth=2, samples=1, leaf=leaf).analyse(game.view(0))
     line = ranked[0].line
     assert any(e.startswith("flip:") for e in line)
     assert any(e.startswith("p1:") for e in line)
     assert CHANCE_SEAT == 7
+
+
+def test_playout_leaf_continues_the_principal_line():
+    """At depth 1 the line goes on with the first turns of the playout: the
+    opponent's reply and its flip."""
+    game = Game(seed=3)
+    for r in ExpectimaxBot(0, depth=1, samples=1).analyse(game.view(0)):
+        assert r.line[0] == str(r.move)
+        assert r.line[1].startswith("flip:")
+        assert any(e.startswith("p1:") for e in r.line[2:])
+
+
+# ---------------------------------------------------------------- leaf values
+def go_stop_game(seed: int) -> Game:
+    """A casual 2-player hand played by greedy bots up to a Go/Stop decision."""
+    greedy = GreedyBot()
+    game = Game("casual", 2, seed=seed)
+    while not game.is_over() and game.phase != "gostop":
+        game.push(greedy.choose(game.view(game.turn), list(game.legal_moves)))
+    return game
+
+
+def test_stop_is_worth_exactly_what_it_books_plus_the_win_bonus():
+    """A Stop ends the hand: the search values it at the points it books, the
+    same in every sample, plus the win bonus."""
+    checked = 0
+    for seed in range(40):
+        game = go_stop_game(seed)
+        if game.is_over():
+            continue
+        seat = game.turn
+        after = game.copy()
+        after.push("stop")
+        points = after.outcome().points
+        for leaf in ExpectimaxBot.LEAVES:
+            for bonus in (0.0, 2.0):
+                ranked = ExpectimaxBot(seed, samples=4, leaf=leaf, win_bonus=bonus).analyse(
+                    game.view(seat))
+                stop = next(r for r in ranked if r.move.kind == "stop")
+                assert stop.value == pytest.approx(points + bonus)
+        checked += 1
+    assert checked >= 10
+
+
+def test_win_bonus_moves_each_value_by_at_most_the_bonus():
+    """value(bonus) - value(0) = bonus x (P(win) - P(loss)), within [-bonus, +bonus]."""
+    game = Game(seed=21)
+    view = game.view(0)
+    plain = {str(r.move): r.value for r in ExpectimaxBot(1, samples=8, win_bonus=0).analyse(view)}
+    more = {str(r.move): r.value for r in ExpectimaxBot(1, samples=8, win_bonus=3).analyse(view)}
+    assert plain.keys() == more.keys()
+    shifts = [more[m] - plain[m] for m in plain]
+    assert all(-3 - 1e-9 <= d <= 3 + 1e-9 for d in shifts)
+    assert any(abs(d) > 1e-6 for d in shifts)
+
+
+def test_playouts_are_reproducible_and_seeded():
+    game = Game(seed=5)
+    view = game.view(0)
+    a = ExpectimaxBot(7, samples=16).analyse(view)
+    b = ExpectimaxBot(7, samples=16).analyse(view)
+    c = ExpectimaxBot(8, samples=16).analyse(view)
+    assert [(str(r.move), r.value) for r in a] == [(str(r.move), r.value) for r in b]
+    assert [r.value for r in a] != [r.value for r in c]
+
+
+# ---------------------------------------------------------------- successive halving
+def test_successive_halving_keeps_the_better_half_each_round():
+    game = Game(seed=8)
+    view = game.view(0)
+    n = game.legal_moves.count()
+    assert n >= 6
+    ranked = ExpectimaxBot(2, samples=64, halving=True).analyse(view)
+    counts = [r.samples for r in ranked]
+    # a quarter of the samples for every move, half for the better half, all
+    # for the better half of those (at least two each round)
+    assert sorted(set(counts)) == [16, 32, 64]
+    assert counts.count(64) == 2
+    assert counts.count(32) + counts.count(64) == max(2, n // 2)
+    assert counts == sorted(counts, reverse=True)  # survivors are ranked first
+    for group in (64, 32, 16):
+        values = [r.value for r in ranked if r.samples == group]
+        assert values == sorted(values, reverse=True)
+    flat = ExpectimaxBot(2, samples=64).analyse(view)
+    assert all(r.samples == 64 for r in flat)
+    # the moves searched on every sample have the same values with or without halving
+    both = {str(r.move): r.value for r in flat}
+    for r in ranked[:2]:
+        assert r.value == pytest.approx(both[str(r.move)])
+
+
+def test_hint_leaf_option_and_json_fields():
+    game = Game(seed=7)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["hint", game.position(), "--leaf", "estimate", "--depth", "2",
+                                 "--samples", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["leaf"], data["depth"], data["samples"]) == ("estimate", 2, 4)
+    assert all(m["samples"] == 4 for m in data["moves"])
+    result = runner.invoke(cli, ["hint", game.position(), "--leaf", "oracle"])
+    assert result.exit_code == 2
+
+
+def test_arena_takes_expectimax_settings_and_rejects_bad_ones():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["arena", "expectimax:samples=2,leaf=estimate", "greedy",
+                                 "--deals", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["bots"][0] == "expectimax:samples=2,leaf=estimate"
+    result = runner.invoke(cli, ["arena", "expectimax:deep=2", "greedy", "--deals", "2"])
+    assert result.exit_code == 2
+    assert "bad expectimax setting 'deep=2'" in result.output
+    assert "Traceback" not in result.output

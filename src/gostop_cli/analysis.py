@@ -42,25 +42,29 @@ def _view_text(position: str) -> tuple[str, int]:
 
 
 def hint_moves(view: str, depth: int | None = None, samples: int | None = None,
-               seed: int = 0) -> list[RankedMove]:
+               seed: int = 0, leaf: str | None = None) -> list[RankedMove]:
     """Every legal move of the view's seat ranked by the expectimax bot."""
-    return ExpectimaxBot(seed, depth=depth, samples=samples).analyse(view)
+    return ExpectimaxBot(seed, depth=depth, samples=samples, leaf=leaf).analyse(view)
 
 
 @click.command(epilog="""\b
 Examples:
   gostop hint "$(gostop deal --seed 7)"
   gostop hint "gostop-view/1 rules=casual players=2 seat=0 ..." --json
-  gostop hint "$(gostop deal --seed 7)" --depth 3""")
+  gostop hint "$(gostop deal --seed 7)" --depth 2 --samples 32""")
 @click.argument("position")
 @click.option("--depth", type=click.IntRange(1, 8), default=ExpectimaxBot.DEPTH, show_default=True,
-              help="Search depth in turns (2: this turn and the next seat's).")
-@click.option("--samples", type=click.IntRange(1, 256), default=ExpectimaxBot.SAMPLES,
+              help="Search depth in turns (1: this turn; 2: and the next seat's).")
+@click.option("--samples", type=click.IntRange(1, 1024), default=ExpectimaxBot.SAMPLES,
               show_default=True, help="Deals of the unseen cards searched and averaged.")
+@click.option("--leaf", type=click.Choice(ExpectimaxBot.LEAVES), default=ExpectimaxBot.LEAF,
+              show_default=True,
+              help="Value past the depth: the hand played out by the greedy policy, or the "
+                   "fitted estimate.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 32 - 1), default=0, show_default=True,
               help="Seed of the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def hint(position: str, depth: int, samples: int, seed: int, as_json: bool) -> None:
+def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json: bool) -> None:
     """Rank every legal move of POSITION with its expected value and principal line.
 
     POSITION is a position string (gostop/1 ..., the seat to move is advised and
@@ -70,17 +74,18 @@ def hint(position: str, depth: int, samples: int, seed: int, as_json: bool) -> N
     started = time.perf_counter()
     try:
         view, seat = _view_text(position)
-        ranked = hint_moves(view, depth, samples, seed)
+        ranked = hint_moves(view, depth, samples, seed, leaf)
     except (GoStopError, ValueError) as exc:
         raise _Error(" ".join(str(exc).split())) from None
     ms = (time.perf_counter() - started) * 1000
     if as_json:
         click.echo(json.dumps({
-            "seat": seat, "depth": depth, "samples": samples, "ms": round(ms, 1),
+            "seat": seat, "depth": depth, "samples": samples, "leaf": leaf, "ms": round(ms, 1),
             "best": str(ranked[0].move), "moves": [r.as_dict() for r in ranked],
         }, indent=2))
         return
-    click.echo(f"Seat {seat} to move; expectimax depth {depth}, {samples} samples ({ms:.0f} ms)")
+    click.echo(f"Seat {seat} to move; expectimax depth {depth}, {samples} samples, "
+               f"{leaf} leaves ({ms:.0f} ms)")
     width = max(len(str(r.move)) for r in ranked)
     for i, r in enumerate(ranked, 1):
         click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}   {' '.join(r.line)}")

@@ -30,10 +30,11 @@ Three bots are provided:
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from gostop_core.cards import CARD_CODES, CardSet, card_kind, card_month
 from gostop_core.game import Game, Outcome, PlayerView
@@ -477,9 +478,13 @@ class RankedMove:
     move: Move
     value: float
     line: tuple[str, ...]
+    #: Deals of the unseen cards the value averages (fewer for a move the
+    #: successive halving dropped early).
+    samples: int = 0
 
     def as_dict(self) -> dict:
-        return {"move": str(self.move), "value": round(self.value, 4), "line": list(self.line)}
+        return {"move": str(self.move), "value": round(self.value, 4), "line": list(self.line),
+                "samples": self.samples}
 
 
 def _line_entry(seat: int, viewer: int, code: int) -> str:
@@ -493,27 +498,53 @@ def _line_entry(seat: int, viewer: int, code: int) -> str:
 class ExpectimaxBot(Bot):
     """Expectimax search from the bot's view (:mod:`gostop_core.search`, in C).
 
-    Max nodes for its own decisions, a chance node for every flip (each stock
-    card equally likely), opponents playing a greedy-by-capture policy with their
-    hands dealt at random from the unseen cards (``samples`` deals, averaged),
-    ``depth`` turns deep (2: its turn and the next seat's), then the leaf value:
-    the expected net points from each seat's score, pile progress and hand size,
-    with a Go weighed against the chance an opponent reaches the threshold
-    first.  The sampling is seeded by ``seed`` and the view itself, so the bot
-    never depends on hidden cards and repeats its choices.  A single legal move
-    is played without a search."""
+    The other hands are dealt at random from the unseen cards (``samples``
+    deals; every root move is searched on the same deals and its values
+    averaged).  Max nodes for the bot's own decisions, a chance node for every
+    flip (each stock card equally likely), the other seats playing the greedy
+    bot's policy, ``depth`` turns deep (1: the bot's own turn with its flip;
+    2: also the next seat's), then the leaf value: with ``leaf="rollout"`` (the
+    default) the hand played out to its end by the greedy policy for every
+    seat, with ``leaf="estimate"`` a fitted estimate of the net points from each
+    seat's score, pile progress and hand size (docs/search.md).  A won hand
+    counts ``win_bonus`` more and a lost one ``win_bonus`` less, so that among
+    moves of about equal points the bot prefers the one more likely to win.
+    The sampling is seeded by ``seed`` and the view itself, so the bot never
+    depends on hidden cards and repeats its choices.  A single legal move is
+    played without a search.
+
+    Settings can also be given by name to :func:`make_bot`:
+    ``expectimax:depth=2,samples=64,leaf=estimate,win=0``."""
 
     name = "expectimax"
 
-    #: Default depth in turns, and determinizations per decision.
-    DEPTH = 2
-    SAMPLES = 16
+    #: Defaults: depth in turns, determinizations per decision, leaf value and
+    #: win bonus (measured in docs/strength.md).
+    DEPTH = 1
+    SAMPLES = 256
+    LEAF = "rollout"
+    WIN_BONUS = 2.0
+    #: Leaf values accepted.
+    LEAVES = ("rollout", "estimate")
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
-                 samples: int | None = None):
+                 samples: int | None = None, leaf: str | None = None,
+                 win_bonus: float | None = None, halving: bool = False):
         self.seed = seed
-        self.depth = self.DEPTH if depth is None else depth
-        self.samples = self.SAMPLES if samples is None else samples
+        self.halving = bool(halving)
+        self.depth = self.DEPTH if depth is None else int(depth)
+        self.samples = self.SAMPLES if samples is None else int(samples)
+        self.leaf = self.LEAF if leaf is None else leaf
+        self.win_bonus = self.WIN_BONUS if win_bonus is None else float(win_bonus)
+        if not 1 <= self.depth <= 8:
+            raise ValueError(f"expectimax depth must be 1..8, got {self.depth}")
+        if not 1 <= self.samples <= 1024:
+            raise ValueError(f"expectimax samples must be 1..1024, got {self.samples}")
+        if self.leaf not in self.LEAVES:
+            raise ValueError(f"expectimax leaf must be one of {', '.join(self.LEAVES)}, "
+                             f"got {self.leaf!r}")
+        if not math.isfinite(self.win_bonus):
+            raise ValueError(f"expectimax win bonus must be a finite number, got {self.win_bonus}")
         self.nodes = 0
 
     def analyse(self, view: PlayerView | str) -> list[RankedMove]:
@@ -525,14 +556,17 @@ class ExpectimaxBot(Bot):
         text = view if isinstance(view, str) else view.to_str()
         rules, fields = parse_view(text)
         seed = zlib.crc32(text.encode()) ^ ((self.seed or 0) * 0x9E3779B1)
-        result = search_fields(rules, fields, self.depth, self.samples, seed)
+        result = search_fields(rules, fields, self.depth, self.samples, seed,
+                               rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
+                               halving=self.halving)
         self.nodes += result["nodes"]
         seat = fields["seat"]
         ranked = [RankedMove(Move.from_code(code), value,
-                             tuple(_line_entry(s, seat, c) for s, c in line))
-                  for code, value, line in result["moves"]]
-        # best first; equal values keep generation order
-        return sorted(ranked, key=lambda r: -r.value)
+                             tuple(_line_entry(s, seat, c) for s, c in line), count)
+                  for (code, value, line), count in zip(result["moves"], result["counts"])]
+        # the moves searched longest first (the halving's survivors), then best
+        # first; equal values keep generation order
+        return sorted(ranked, key=lambda r: (-r.samples, -r.value))
 
     def choose(self, view: PlayerView, legal: list[Move]) -> Move:
         if not legal:
@@ -553,9 +587,37 @@ class ExpectimaxBot(Bot):
 BOT_NAMES = ("random", "greedy", "expectimax")
 
 
+#: Settings of ``expectimax:key=value,...`` and the ExpectimaxBot argument each sets.
+_EXPECTIMAX_KEYS = {"depth": "depth", "samples": "samples", "leaf": "leaf", "win": "win_bonus",
+                    "halving": "halving"}
+
+
+def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
+    """``D`` (a depth) or ``key=value`` pairs separated by commas."""
+    if spec.isdigit():
+        return ExpectimaxBot(seed, depth=int(spec))
+    kwargs: dict[str, Any] = {}
+    for item in spec.split(","):
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in _EXPECTIMAX_KEYS or not value:
+            raise ValueError(f"bad expectimax setting {item!r}: use key=value with key one of "
+                             f"{', '.join(_EXPECTIMAX_KEYS)} (e.g. expectimax:depth=2,samples=64)")
+        try:
+            kwargs[_EXPECTIMAX_KEYS[key]] = value if key == "leaf" else (
+                float(value) if key == "win" else int(value))
+            if key == "halving" and value not in ("0", "1"):
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"bad expectimax setting {item!r}: {key} needs "
+                             f"{'0 or 1' if key == 'halving' else 'a number'}") from None
+    return ExpectimaxBot(seed, **kwargs)
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"`` or
-    ``"expectimax"`` (its default depth; ``expectimax:D`` for depth D)."""
+    ``"expectimax"`` (its defaults); ``expectimax:D`` for depth D, or
+    ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W`` (any of them)."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key == "random":
         return RandomBot(seed)
@@ -563,8 +625,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return GreedyBot(seed)
     if key == "expectimax":
         return ExpectimaxBot(seed)
-    if isinstance(key, str) and key.startswith("expectimax:") and key[11:].isdigit():
-        return ExpectimaxBot(seed, depth=int(key[11:]))
+    if isinstance(key, str) and key.startswith("expectimax:"):
+        return _expectimax_from_spec(key[len("expectimax:"):], seed)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 

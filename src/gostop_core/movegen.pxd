@@ -181,3 +181,9 @@ cdef uint64_t perft_count(const GameStateC* s, const RulesC* r, int depth, bint 
 cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed, int dealer, int stake_doublings, EventLog* log) noexcept nogil
 cdef int32_t player_score(const GameStateC* s, const RulesC* r, int player) noexcept nogil
 cdef void settle(const GameStateC* s, const RulesC* r, int winner, SettlementC* out) noexcept nogil
+
+
+cdef class CoreState:
+    cdef GameStateC s
+    cdef readonly Rules rules
+    cdef int _seat(self, int p) except -1

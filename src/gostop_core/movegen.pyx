@@ -934,10 +934,8 @@ cdef int32_t random_playout(GameStateC* s, const RulesC* r, uint64_t* rng) noexc
 cdef class CoreState:
     """The C game state with its rules: the thin boundary the Python API wraps.
 
-    Moves are ``int`` codes here (see :mod:`gostop_core.moves` for objects)."""
-
-    cdef GameStateC s
-    cdef readonly Rules rules
+    Moves are ``int`` codes here (see :mod:`gostop_core.moves` for objects).
+    The attributes are declared in movegen.pxd (the search reads the C state)."""
 
     def __cinit__(self):
         clear_state(&self.s)

@@ -5,8 +5,9 @@ from gostop_core.movegen cimport GameStateC
 
 cdef enum:
     SEARCH_MAX_PV = 32        # principal-line entries kept per node
-    SEARCH_MAX_SAMPLES = 256  # determinizations per search
+    SEARCH_MAX_SAMPLES = 1024  # determinizations per search
     PV_CHANCE_SEAT = 7        # seat field of a principal-line entry that is a flipped card
+    ROLLOUT_PV_TURNS = 2      # turns of a playout shown in the principal line
 
 ctypedef struct SearchCtx:
     const RulesC* r
@@ -16,10 +17,13 @@ ctypedef struct SearchCtx:
     double beta               # leaf model: steepness of the win chances
     double reach_per_card     # leaf model: points a hand card is expected to bring
     double w[16]               # leaf model weights (see LEAF_WEIGHTS in search.pyx)
+    int rollout               # leaf: 0 the fitted estimate, 1 a policy playout to the end
+    double win_bonus          # added to a won hand's value (taken from a lost one's)
     uint64_t nodes            # decision and chance nodes visited
     int32_t* pv_end           # the last usable slot of the principal line being filled
 
 cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil
+cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil
 cdef double terminal_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil
 cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen) noexcept nogil

@@ -1,9 +1,11 @@
 from typing import Any, Sequence
 
+from gostop_core.movegen import CoreState
 from gostop_core.rules import Rules
 
 DEFAULT_DEPTH: int
 DEFAULT_SAMPLES: int
+DEFAULT_WIN_BONUS: float
 DEFAULT_BETA: float
 DEFAULT_REACH: float
 LEAF_WEIGHTS: tuple[float, ...]
@@ -11,6 +13,8 @@ CHANCE_SEAT: int
 
 def search_fields(rules: Rules, fields: dict[str, Any], depth: int = ..., samples: int = ...,
                   seed: int = ..., beta: float = ..., reach: float = ...,
-                  weights: Sequence[float] | None = ...) -> dict[str, Any]: ...
+                  weights: Sequence[float] | None = ..., rollout: bool = ...,
+                  win_bonus: float = ..., halving: bool = ...) -> dict[str, Any]: ...
+def policy_choice(state: CoreState) -> int: ...
 def chance_distribution(rules: Rules, fields: dict[str, Any], samples: int = ...,
                         seed: int = ...) -> dict[int, float]: ...

@@ -9,7 +9,7 @@ The model (docs/search.md has the long form):
   with a seeded shuffle: every deal consistent with the view is equally likely.
   A card whose place is public (a refused showdown's forced card, a showdown
   card) goes to its owner.  The values of the root moves are averaged over the
-  samples.
+  samples, every root move searched on the same samples.
 * **Max nodes** for every decision of the searching seat (plays, flip choices,
   Go/Stop, bonus cards, shakes, bombs ...).
 * **Chance nodes** for every flip: when a move turns a card from the stock,
@@ -18,27 +18,29 @@ The model (docs/search.md has the long form):
   flipped bonus card, or a forced flip-only turn) and the replacement card drawn
   after banking a bonus card are the next cards of the sample's shuffled stock
   (sampled, not enumerated).
-* **Opponents** play a fixed policy, greedy by immediate capture
-  (:c:func:`policy_move`): bonus cards and shakes first, then the play or flip
-  choice that takes the most (card values + 4 x score gain), a discard costing
-  0.6 of the card's value; Go/Stop as the greedy bot: Stop when another seat is
-  within 2 points of the threshold (1 with a threshold below 5) or with 2 cards
-  or fewer left.
+* **Opponents** play the greedy bot's policy (:c:func:`policy_move`, the C
+  twin of ``bots.GreedyBot``, checked move for move by tests/test_policy.py),
+  each from its own view of the sample.
 * **Depth** counts turns (a turn is a play with its flip, Go/Stop and flip
-  choices).  Depth 2 (the default) is the seat's own turn and the next seat's.
-* **Leaf value** (:c:func:`leaf_value`): an estimate of the net points the
-  searching seat will book.  Each seat in play has a reach = score + progress of
-  its piles (fractions of the next point in junk, animals, ribbons, brights,
-  godori and ribbon sets that are still open) + 0.45 x cards in hand; its chance
-  to win is exp(beta (reach - threshold)) against a draw weight of 1; a win pays
-  its Go value (the score, at least the threshold, with its Goes).  The value is
-  the sum of the chances times +win for the searching seat, -loss for the others
-  (chip rules: times each paying seat's multiplier as a win now would bring it,
-  plus the chips already booked; family rules: the balance as the hand would be
-  scored now).  The hand term is scaled by threshold / 7 (it was fitted with 7).  A Go is thus weighed against the
-  chance that an opponent reaches the threshold first.
+  choices).  Depth 1 (the default) is the seat's own turn; depth 2 adds the
+  next seat's turn with the chance over its flip, and so on.
+* **Leaf value**, two kinds:
+
+  - ``rollout`` (the default, :c:func:`rollout_value`): the hand is played to
+    its end by the greedy policy for every seat, the searching seat included,
+    with the sample's hidden hands and stock; the value is the terminal value.
+  - ``estimate`` (:c:func:`leaf_value`): an estimate of the net points the
+    searching seat will book, with no play.  Each seat in play has a reach =
+    score + progress of its piles (weighted fractions of the next point in
+    junk, animals, ribbons, brights, godori and ribbon sets that are still
+    open) + a weight per card in hand; its chance to win is
+    exp(beta (reach - threshold)) against a draw weight; a win pays its Go value.
+    The weights were fitted by maximum likelihood on self-play (LEAF_WEIGHTS).
+
 * **Terminal value**: the net points of the hand (casual: +points to the winner,
-  -points to the others, 0 for a draw; chip and family rules: the seat's chips).
+  -points to the others, 0 for a draw; chip and family rules: the seat's chips),
+  plus ``win_bonus`` for a won hand and minus it for a hand another seat won:
+  the bot is asked to win hands, not only to book points.
 """
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t
 from libc.math cimport exp, fabs
@@ -48,20 +50,23 @@ from gostop_core.cards cimport (
     GS_BIT, GS_MONTH_MASK, GS_NO_CARD, GS_CARD_X2, GS_CARD_X3, GS_MASK_BONUS,
     GS_MASK_BRIGHT, GS_MASK_ANIMAL, GS_MASK_RIBBON, GS_MASK_GODORI, GS_MASK_HONGDAN,
     GS_MASK_CHEONGDAN, GS_MASK_CHODAN, GS_MASK_RAIN_RIBBON, GS_NUM_MONTH_CARDS,
+    GS_MASK_JUNK,
     gs_popcount, gs_lowest, same_month,
 )
 from gostop_core.rules cimport RulesC, Rules, rules_threshold, PAY_EACH_OPPONENT, PAY_FAMILY_BALANCE
 from gostop_core.scoring cimport ScoreC, score_total, score_pile, junk_value
 from gostop_core.movegen cimport (
-    GameStateC, SettlementC, generate_moves, apply_move, settle, MAX_MOVES, MAX_PLAYERS,
+    GameStateC, SettlementC, CoreState, generate_moves, apply_move, settle, MAX_MOVES, MAX_PLAYERS,
     PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER, PHASE_SHOWDOWN,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     move_kind, move_card, move_target, splitmix64, bounded,
 )
 
-DEFAULT_DEPTH = 2
-DEFAULT_SAMPLES = 8
+DEFAULT_DEPTH = 1
+DEFAULT_SAMPLES = 256
+#: Added to the value of a won hand, taken from a lost one (net points).
+DEFAULT_WIN_BONUS = 2.0
 DEFAULT_BETA = 0.511
 #: Leaf weights, fitted by maximum likelihood to who won 1,500 self-play hands
 #: (greedy against greedy and random, casual, 2 players; docs/search.md):
@@ -115,67 +120,297 @@ cdef double capture_gain(const GameStateC* s, const RulesC* r, int p, uint64_t c
     return v
 
 
+# ---------------------------------------------------------------- the greedy policy
+# The greedy bot of bots.py (GreedyBot) in C, value for value, so that the search
+# models a greedy opponent exactly and its playouts are as strong as that bot.
+# tests/test_policy.py checks that both choose the same move at every decision of
+# many games of every preset.
+
+cdef uint64_t SET_MASKS[4]
+SET_MASKS[0] = GS_MASK_GODORI
+SET_MASKS[1] = GS_MASK_HONGDAN
+SET_MASKS[2] = GS_MASK_CHEONGDAN
+SET_MASKS[3] = GS_MASK_CHODAN
+# family sets: hongdan, cheongdan, all four of May, October, December, November
+cdef uint64_t FAMILY_SET_MASKS[6]
+FAMILY_SET_MASKS[0] = GS_MASK_HONGDAN
+FAMILY_SET_MASKS[1] = GS_MASK_CHEONGDAN
+FAMILY_SET_MASKS[2] = GS_MONTH_MASK(5)
+FAMILY_SET_MASKS[3] = GS_MONTH_MASK(10)
+FAMILY_SET_MASKS[4] = GS_MONTH_MASK(12)
+FAMILY_SET_MASKS[5] = GS_MONTH_MASK(11)
+
+ctypedef struct GreedyCtx:
+    const GameStateC* s
+    const RulesC* r
+    int p                 # the seat choosing
+    uint64_t unseen       # the cards p has not seen (other hands and the stock)
+    int unseen_total
+    int32_t mine_score    # the score of p's pile now
+    int deny_set[4]       # opponents holding two of each set (SET_MASKS)
+    int deny_bright       # opponents holding two brights
+
+
 cdef inline int active_count(const GameStateC* s) noexcept nogil:
     return s.nplayers - (1 if s.sitter >= 0 else 0)
 
 
-# ---------------------------------------------------------------- opponents' policy
+cdef double family_card_value(const GreedyCtx* g, int c, uint64_t pile) noexcept nogil:
+    """GreedyBot._family_card_value: card points / 5, progress toward the set
+    bonuses every other player would pay, denial of a nearly complete set."""
+    cdef const RulesC* r = g.r
+    cdef uint64_t bit = GS_BIT(c), grp
+    cdef int others = active_count(g.s) - 1, i, q, held, size
+    cdef double value, bonus
+    if bit & GS_MASK_BRIGHT:
+        value = r.family_bright / 5.0
+    elif bit & GS_MASK_ANIMAL:
+        value = r.family_animal / 5.0
+    elif bit & GS_MASK_RIBBON:
+        value = r.family_ribbon / 5.0
+    else:
+        value = 0.0
+    for i in range(6):
+        grp = FAMILY_SET_MASKS[i]
+        if not (bit & grp):
+            continue
+        if i < 2:
+            bonus = r.family_ribbon_set / 5.0
+        elif i == 5:
+            bonus = r.family_november_set / 5.0
+        else:
+            bonus = r.family_month_set / 5.0
+        held = gs_popcount(grp & pile)
+        size = gs_popcount(grp)
+        # the Python expression's order of operations, for the same rounding
+        value += bonus * others * (held + 1) / size / size
+        for q in range(g.s.nplayers):
+            if q != g.p and gs_popcount(grp & g.s.captured[q]) == size - 1:
+                value += bonus
+    return value
+
+
+cdef double greedy_card_value(const GreedyCtx* g, int c, uint64_t pile) noexcept nogil:
+    """GreedyBot.card_value: the card's worth, set progress, denial."""
+    cdef uint64_t bit = GS_BIT(c)
+    cdef double value
+    cdef int i
+    if g.r.family_scoring:
+        return family_card_value(g, c, pile)
+    value = card_worth(c)
+    for i in range(4):
+        if bit & SET_MASKS[i]:
+            value += 1.5 * gs_popcount(SET_MASKS[i] & pile)
+    if bit & GS_MASK_BRIGHT:
+        value += 1.0 * gs_popcount(pile & GS_MASK_BRIGHT)
+    # denial: +2 per opponent one card short of a set or of three brights (counted
+    # once per decision in policy_move; every term is a multiple of 0.5, so the
+    # sum is exact in any order, as in GreedyBot)
+    for i in range(4):
+        if bit & SET_MASKS[i]:
+            value += 2.0 * g.deny_set[i]
+    if bit & GS_MASK_BRIGHT:
+        value += 2.0 * g.deny_bright
+    return value
+
+
+cdef double greedy_capture_value(const GreedyCtx* g, const int* cards, int k) noexcept nogil:
+    """GreedyBot.capture_value: 4 x the score gained plus the card values, each
+    card valued against the pile with the cards before it."""
+    cdef uint64_t taken = 0, pile = g.s.captured[g.p]
+    cdef double value = 0.0
+    cdef int i
+    for i in range(k):
+        taken |= GS_BIT(cards[i])
+    if not g.r.family_scoring:
+        value = 4.0 * (score_total(pile | taken, g.r) - g.mine_score)
+    for i in range(k):
+        value += greedy_card_value(g, cards[i], pile)
+        pile |= GS_BIT(cards[i])
+    return value
+
+
+cdef int list_cards(uint64_t mask, int* out) noexcept nogil:
+    """The cards of ``mask`` in index order (as CardSet.codes lists them)."""
+    cdef int k = 0
+    while mask:
+        out[k] = gs_lowest(mask)
+        mask &= mask - 1
+        k += 1
+    return k
+
+
+cdef double greedy_steal_value(const GreedyCtx* g) noexcept nogil:
+    """GreedyBot.steal_value: one junk from each opponent that has some."""
+    cdef int q, k = 0
+    for q in range(g.s.nplayers):
+        if q != g.p and q != g.s.sitter and (g.s.captured[q] & (GS_MASK_JUNK | GS_MASK_BONUS)):
+            k += 1
+    return 1.2 * k
+
+
+cdef double greedy_play_value(const GreedyCtx* g, int card, int target) noexcept nogil:
+    """GreedyBot.play_value."""
+    cdef const GameStateC* s = g.s
+    cdef const RulesC* r = g.r
+    cdef int month = card // 4 + 1, k, u, i
+    cdef int cards[5]
+    cdef uint64_t same = s.field & GS_MONTH_MASK(month)
+    cdef double cost, value, q, bonus
+    k = gs_popcount(same)
+    if k == 0:
+        # nothing taken: the card is left for the others, the cost scaled by the
+        # unseen cards of its month that could take it
+        cost = (0.3 if (s.hand[g.p] & GS_MONTH_MASK(month) & ~GS_BIT(card)) else 0.6) * \
+            greedy_card_value(g, card, 0)
+        u = gs_popcount(g.unseen & GS_MONTH_MASK(month))
+        q = 0.1 + 0.3 * u
+        return -cost * (1.0 if q > 1.0 else q)
+    cards[0] = card
+    if k == 3 and r.field_stacks:
+        list_cards(same, cards + 1)
+        value = greedy_capture_value(g, cards, 4)
+        return value + (greedy_steal_value(g) if r.stack_steal else 0.0)
+    cards[1] = target if target != GS_NO_CARD else gs_lowest(same)
+    value = greedy_capture_value(g, cards, 2)
+    if r.capture_at_play:
+        return value
+    # the pair waits for the flip: a flip of the same month changes the outcome
+    if g.unseen_total == 0 or s.stock_len - s.stock_pos == 0:
+        q = 0.0
+    else:
+        q = (<double>gs_popcount(g.unseen & GS_MONTH_MASK(month))) / g.unseen_total
+    if k == 1:
+        return value - (0.0 if r.ppeok == 2 else q * value)
+    i = list_cards(same, cards + 1)
+    bonus = greedy_capture_value(g, cards, 1 + i) - value
+    if r.ttadak_steal:
+        bonus += greedy_steal_value(g)
+    return value + q * bonus
+
+
+cdef bint greedy_wants_stop(const GameStateC* s, const RulesC* r) noexcept nogil:
+    """GreedyBot.wants_stop: an opponent close to the threshold, or few cards left."""
+    cdef int p = s.to_move, q, thr = rules_threshold(r, active_count(s))
+    cdef int margin = 2 if thr >= 5 else 1
+    if r.go_bak:
+        margin += 1
+    for q in range(s.nplayers):
+        if q != p and q != s.sitter and score_total(s.captured[q], r) >= thr - margin:
+            return True
+    return gs_popcount(s.hand[p]) <= 2
+
+
+cdef bint greedy_wants_refuse(const GameStateC* s, const RulesC* r) noexcept nogil:
+    """GreedyBot.wants_to_refuse: the card shown would bring the seat to the threshold."""
+    cdef uint64_t mine = s.captured[s.to_move]
+    cdef int32_t with_card
+    if s.showdown_card == GS_NO_CARD:
+        return False
+    with_card = score_total(mine | GS_BIT(s.showdown_card), r)
+    return with_card > score_total(mine, r) and with_card >= rules_threshold(r, active_count(s))
+
+
+cdef double greedy_move_value(const GreedyCtx* g, uint16_t move) noexcept nogil:
+    """GreedyBot.move_value."""
+    cdef const GameStateC* s = g.s
+    cdef const RulesC* r = g.r
+    cdef int kind = move_kind(move), card = move_card(move), target = move_target(move), k
+    cdef int cards[6]
+    cdef bint pending
+    cdef double value
+    if kind == MOVE_BONUS:
+        return 1000.0 + card_worth(card)
+    if kind == MOVE_SHAKE:
+        return 900.0
+    if kind == MOVE_FLIP_ONLY:
+        return 0.5
+    if kind == MOVE_SHOWDOWN:
+        return -1000.0
+    if kind == MOVE_ACCEPT or kind == MOVE_REFUSE:
+        return 1.0 if (kind == MOVE_REFUSE) == greedy_wants_refuse(s, r) else 0.0
+    if kind == MOVE_PLAY:
+        return greedy_play_value(g, card, target)
+    if kind == MOVE_FLIP:
+        # the pair waiting for the flip is taken after this choice: it counts in the pile
+        pending = s.played_card != GS_NO_CARD and s.played_target != GS_NO_CARD
+        k = 0
+        if pending:
+            cards[0] = s.played_card
+            cards[1] = s.played_target
+            k = 2
+        if s.flip_card != GS_NO_CARD:
+            cards[k] = s.flip_card
+            k += 1
+        cards[k] = target
+        k += 1
+        if pending:
+            return greedy_capture_value(g, cards, k) - greedy_capture_value(g, cards, 2)
+        return greedy_capture_value(g, cards, k)
+    if kind == MOVE_BOMB:
+        k = list_cards(GS_MONTH_MASK(card), cards)
+        value = greedy_capture_value(g, cards, k)
+        if r.bomb_steal:
+            value += greedy_steal_value(g)
+        if r.bomb_counts_as_shake:
+            value += 2.0
+        if r.bomb_flip_only_turns and not r.bomb_flip_only_optional:
+            value -= 1.0
+        return value
+    return 0.0
+
+
 cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil:
-    """The index of the move an opponent plays in the search: greedy by immediate
-    capture (see the module docstring)."""
-    cdef int p = s.to_move, i, best = 0, kind, card, target, k, q, margin, thr
-    cdef double v, best_v = -1e18
-    cdef uint64_t matches, bit
-    cdef bint stop
+    """The index of the move the greedy bot (GreedyBot) plays from the view of the
+    seat to move: the best immediate visible gain, Go/Stop by its rule of thumb,
+    ties to the first move in generation order."""
+    cdef GreedyCtx g
+    cdef int i, q, best = 0
+    cdef double v, best_v
+    cdef uint64_t visible
     if s.phase == PHASE_GO_STOP:
-        thr = rules_threshold(r, active_count(s))
-        margin = 2 if thr >= 5 else 1
-        if r.go_bak:
-            margin += 1
-        stop = gs_popcount(s.hand[p]) <= 2
-        for q in range(s.nplayers):
-            if q != p and q != s.sitter and score_total(s.captured[q], r) >= thr - margin:
-                stop = True
         for i in range(n):
-            if move_kind(moves[i]) == (MOVE_STOP if stop else MOVE_GO):
+            if move_kind(moves[i]) == (MOVE_STOP if greedy_wants_stop(s, r) else MOVE_GO):
                 return i
         return 0
-    for i in range(n):
-        kind = move_kind(moves[i])
-        card = move_card(moves[i])
-        target = move_target(moves[i])
-        if kind == MOVE_PLAY:
-            bit = GS_BIT(card)
-            matches = s.field & same_month(card)
-            k = gs_popcount(matches)
-            if k == 0:
-                v = -0.6 * card_worth(card)
-            elif k == 3 and r.field_stacks:
-                v = capture_gain(s, r, p, matches | bit) + (1.2 if r.stack_steal else 0.0)
-            else:
-                if target == GS_NO_CARD:
-                    target = gs_lowest(matches)
-                v = capture_gain(s, r, p, bit | GS_BIT(target))
-        elif kind == MOVE_BONUS:
-            v = 1000.0
-        elif kind == MOVE_SHAKE:
-            v = 900.0
-        elif kind == MOVE_BOMB:
-            v = capture_gain(s, r, p, GS_MONTH_MASK(card)) + (1.2 if r.bomb_steal else 0.0)
-        elif kind == MOVE_FLIP_ONLY:
-            v = 0.5
-        elif kind == MOVE_FLIP:
-            v = capture_gain(s, r, p, GS_BIT(target) | GS_BIT(s.flip_card))
-        elif kind == MOVE_SHOWDOWN:
-            v = -1000.0
-        elif kind == MOVE_ACCEPT:
-            v = 1.0
-        else:
-            v = 0.0
+    g.s = s
+    g.r = r
+    g.p = s.to_move
+    visible = s.field | s.hand[g.p]
+    for q in range(s.nplayers):
+        visible |= s.captured[q]
+    if s.flip_card != GS_NO_CARD:
+        visible |= GS_BIT(s.flip_card)
+    g.unseen = ((<uint64_t>1 << (50 if r.bonus_cards else 48)) - 1) & ~visible
+    g.unseen_total = gs_popcount(g.unseen)
+    g.mine_score = score_total(s.captured[g.p], r)
+    for i in range(4):
+        g.deny_set[i] = 0
+    g.deny_bright = 0
+    for q in range(s.nplayers):
+        if q != g.p:
+            for i in range(4):
+                if gs_popcount(SET_MASKS[i] & s.captured[q]) == 2:
+                    g.deny_set[i] += 1
+            if gs_popcount(s.captured[q] & GS_MASK_BRIGHT) == 2:
+                g.deny_bright += 1
+    best_v = greedy_move_value(&g, moves[0])
+    for i in range(1, n):
+        v = greedy_move_value(&g, moves[i])
         if v > best_v:
             best_v = v
             best = i
     return best
+
+
+def policy_choice(CoreState state):
+    """The move code the search's greedy policy plays in ``state`` (for tests: it
+    must be the move :class:`gostop_core.bots.GreedyBot` chooses)."""
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int n = generate_moves(&state.s, &state.rules.c, moves)
+    if n == 0:
+        raise ValueError("no legal move: the hand is over")
+    return moves[policy_move(&state.s, &state.rules.c, moves, n)]
 
 
 # ---------------------------------------------------------------- evaluation
@@ -283,13 +518,16 @@ cdef double go_value(int32_t score, int gos, const RulesC* r) noexcept nogil:
 
 
 cdef double terminal_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
+    cdef double bonus = 0.0
+    if s.winner >= 0:
+        bonus = c.win_bonus if s.winner == c.root else -c.win_bonus
     if c.r.payment == PAY_EACH_OPPONENT or c.r.payment == PAY_FAMILY_BALANCE:
-        return s.chips[c.root]
+        return s.chips[c.root] + bonus
     if s.winner < 0:
         return s.chips[c.root]
     if s.winner == c.root:
-        return s.points
-    return -s.points + s.chips[c.root]
+        return s.points + bonus
+    return -s.points + s.chips[c.root] + bonus
 
 
 cdef double family_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
@@ -374,11 +612,44 @@ cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil:
     return out + s.chips[c.root]
 
 
-# ---------------------------------------------------------------- the search
 cdef inline int32_t pv_entry(int seat, int code) noexcept nogil:
     return (seat << 16) | code
 
 
+cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil:
+    """The terminal value of the hand played out from ``s`` by the greedy policy
+    for every seat (the searching seat too), with the sample's hidden cards.
+    With ``pv``, the playout's first ROLLOUT_PV_TURNS turns are appended to the
+    principal line (moves and the cards turned from the stock)."""
+    cdef GameStateC w = s[0]
+    cdef uint16_t moves[MAX_MOVES]
+    cdef uint16_t move
+    cdef int n, pos
+    while w.phase != PHASE_OVER:
+        n = generate_moves(&w, c.r, moves)
+        if n == 0:
+            break
+        move = moves[policy_move(&w, c.r, moves, n)]
+        pos = w.stock_pos
+        if pv != NULL and w.turns - s.turns < ROLLOUT_PV_TURNS and pv < c.pv_end:
+            pv[0] = pv_entry(w.to_move, move)
+            pv += 1
+            pvlen[0] += 1
+            apply_move(&w, c.r, move, NULL)
+            if move_kind(move) != MOVE_BONUS:
+                while pos < w.stock_pos and pv < c.pv_end:
+                    pv[0] = pv_entry(PV_CHANCE_SEAT, w.stock[pos])
+                    pv += 1
+                    pvlen[0] += 1
+                    pos += 1
+        else:
+            apply_move(&w, c.r, move, NULL)
+    if w.phase != PHASE_OVER:
+        return leaf_value(&w, c)
+    return terminal_value(&w, c)
+
+
+# ---------------------------------------------------------------- the search
 cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen) noexcept nogil:
     """Value of a decision node; fills the principal line when ``pv`` is given."""
     cdef uint16_t moves[MAX_MOVES]
@@ -392,7 +663,7 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
     if s.phase == PHASE_OVER:
         return terminal_value(s, c)
     if depth <= 0:
-        return leaf_value(s, c)
+        return rollout_value(s, c, pv, pvlen) if c.rollout else leaf_value(s, c)
     n = generate_moves(s, c.r, moves)
     if n == 0:
         return leaf_value(s, c)
@@ -531,22 +802,56 @@ cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* po
         k += 1
 
 
+cdef int keep_better_half(const double* values, bint* alive, int n, int nalive) noexcept nogil:
+    """Drop the worse half of the moves still alive, keeping at least two; every
+    alive move has the same samples, so their sums compare as their means.  A
+    move stays if fewer than half of the others are better (ties: the earlier
+    move in generation order is better).  Returns how many are left."""
+    cdef int keep = nalive // 2, i, j, better, left = 0
+    cdef bint drop[MAX_MOVES]
+    if keep < 2:
+        keep = 2
+    if keep >= nalive:
+        return nalive
+    for i in range(n):
+        drop[i] = False
+        if not alive[i]:
+            continue
+        better = 0
+        for j in range(n):
+            if j != i and alive[j] and (values[j] > values[i] or (values[j] == values[i] and j < i)):
+                better += 1
+        drop[i] = better >= keep
+    for i in range(n):
+        if drop[i]:
+            alive[i] = False
+        if alive[i]:
+            left += 1
+    return left
+
+
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
-                  seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None):
+                  seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None,
+                  bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False):
     """Expectimax from a player's view (``parse_view`` fields; the seat must be
-    the one to move).  Returns ``{"moves": [(code, value, line)], "nodes",
-    "samples", "depth"}`` with moves in generation order; ``line`` is the
-    principal line of the first sample as ``(seat, code)`` pairs, seat
+    the one to move).  ``rollout`` picks the leaf value (True: the hand played
+    out by the greedy policy; False: the fitted estimate, with ``beta``,
+    ``reach`` and ``weights``); ``win_bonus`` is added to a won hand's value
+    and taken from a lost one's.  Returns ``{"moves": [(code, value, line)],
+    "nodes", "samples", "depth"}`` with moves in generation order; ``line`` is
+    the principal line of the first sample as ``(seat, code)`` pairs, seat
     ``CHANCE_SEAT`` for a card turned or drawn from the stock (code = card)."""
     cdef GameStateC base, work
     cdef SearchCtx ctx
     cdef uint16_t moves[MAX_MOVES]
     cdef double values[MAX_MOVES]
+    cdef int counts[MAX_MOVES]
+    cdef bint alive[MAX_MOVES]
     cdef int32_t pvs[MAX_MOVES][SEARCH_MAX_PV]
     cdef int pvlens[MAX_MOVES]
     cdef uint8_t pool[50]
     cdef int need[MAX_PLAYERS]
-    cdef int n, i, d, q, npool = 0, seat = fields["seat"], card, owner
+    cdef int n, i, d, q, npool = 0, seat = fields["seat"], card, owner, round_end, nalive
     cdef uint64_t rng, unseen, visible
     cdef int32_t* pvp
     cdef int* lenp
@@ -585,6 +890,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     ctx.beta = beta
     ctx.reach_per_card = reach
     ctx.nodes = 0
+    ctx.rollout = rollout
+    ctx.win_bonus = win_bonus
     weights = LEAF_WEIGHTS if weights is None else tuple(weights)
     if len(weights) != 16:
         raise ValueError("weights: 16 numbers")
@@ -597,10 +904,17 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         values[i] = 0.0
         pvlens[i] = 0
     rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    for i in range(n):
+        counts[i] = 0
+        alive[i] = True
+    nalive = n
+    round_end = samples // 4 if halving and samples >= 8 else samples
     with nogil:
         for d in range(samples):
             determinize(&base, &work, pool, npool, need, seat, &rng)
             for i in range(n):
+                if not alive[i]:
+                    continue
                 if d == 0:
                     pvs[i][0] = pv_entry(seat, moves[i])
                     pvp = &pvs[i][1]
@@ -610,11 +924,18 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                     pvp = NULL
                     lenp = NULL
                 values[i] += move_value(&work, &ctx, moves[i], depth, pvp, lenp)
+                counts[i] += 1
+            if d + 1 == round_end and d + 1 < samples:
+                # successive halving: the better half of the moves still searched
+                # (at least two) go on to twice the samples
+                nalive = keep_better_half(values, alive, n, nalive)
+                round_end = 2 * (d + 1)
     out = []
     for i in range(n):
         line = [(pvs[i][k] >> 16, pvs[i][k] & 0xFFFF) for k in range(min(pvlens[i] + 1, SEARCH_MAX_PV))]
-        out.append((moves[i], values[i] / samples, line))
-    return {"moves": out, "nodes": ctx.nodes, "samples": samples, "depth": depth}
+        out.append((moves[i], values[i] / counts[i], line))
+    return {"moves": out, "nodes": ctx.nodes, "samples": samples, "depth": depth,
+            "counts": [counts[i] for i in range(n)]}
 
 
 def chance_distribution(Rules rules, dict fields, int samples=1, seed=0):
