@@ -338,3 +338,17 @@ def test_arena_takes_expectimax_settings_and_rejects_bad_ones():
     assert result.exit_code == 2
     assert "bad expectimax setting 'deep=2'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_play_takes_expectimax_settings_among_the_bot_names():
+    from gostop_cli.main import split_bot_names
+    assert split_bot_names("expectimax:depth=2,samples=8,greedy") == \
+        ["expectimax:depth=2,samples=8", "greedy"]
+    assert split_bot_names("Greedy, expectimax") == ["greedy", "expectimax"]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["play", "--auto", "--quiet", "--seed", "3",
+                                 "--bot", "expectimax:samples=4,leaf=estimate,greedy"])
+    assert result.exit_code == 0, result.output
+    assert "(expectimax:samples=4,leaf=estimate)" in result.output
+    result = runner.invoke(cli, ["play", "--auto", "--bot", "expectimax:deep=1"])
+    assert result.exit_code == 2 and "bad expectimax setting" in result.output

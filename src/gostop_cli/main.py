@@ -17,7 +17,7 @@ from gostop_core import (
     FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names,
     score as score_pile,
 )
-from gostop_core.bots import BOT_NAMES
+from gostop_core.bots import BOT_NAMES, make_bot
 from gostop_core.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
@@ -157,6 +157,21 @@ def cli() -> None:
 
 
 # ---------------------------------------------------------------- play
+def split_bot_names(text: str) -> list[str]:
+    """Bot names separated by commas; a ``key=value`` part continues the
+    settings of the expectimax name before it (``expectimax:depth=2,samples=8,greedy``
+    is two bots)."""
+    names: list[str] = []
+    for part in (p.strip().lower() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and names and names[-1].startswith("expectimax:"):
+            names[-1] += "," + part
+        else:
+            names.append(part)
+    return names
+
+
 @cli.command(epilog="""\b
 Examples:
   gostop play                               # you (seat 0) against a greedy bot
@@ -181,8 +196,9 @@ with exit code 130.""")
                    "every player's chips.")
 @click.option("--bot", "--bots", "bots", default="greedy", show_default=True,
               metavar="NAME[,NAME...]",
-              help=f"Bots for the other seats ({', '.join(BOT_NAMES)}): one name for all, "
-                   "or one per seat in seat order.")
+              help=f"Bots for the other seats ({', '.join(BOT_NAMES)}, or "
+                   "expectimax:depth=D,samples=N,...): one name for all, or one per seat "
+                   "in seat order.")
 @click.option("--dealer", type=click.IntRange(0, 3), default=None,
               help="Seat of the first dealer, who plays first [default: drawn where the "
                    "rules say so (traditional, standard), else seat 0].")
@@ -208,12 +224,15 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
     hand, or a match of --hands hands with a chip ledger."""
     from gostop_cli.play import run_match
 
-    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
-    bad = [b for b in names if b not in BOT_NAMES]
-    if bad or not names:
-        raise click.BadParameter(
-            f"unknown bot {bad[0] if bad else bots!r}; choose from {', '.join(BOT_NAMES)}",
-            param_hint="'--bot'")
+    names = split_bot_names(bots)
+    if not names:
+        raise click.BadParameter(f"no bot named; choose from {', '.join(BOT_NAMES)}",
+                                 param_hint="'--bot'")
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--bot'") from None
     if quiet and not auto:
         raise click.UsageError("--quiet only goes with --auto")
     if len(names) == 1:
