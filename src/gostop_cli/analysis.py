@@ -12,7 +12,8 @@ from typing import Any
 import click
 
 from gostop_core import GoStopError, Game, preset_names
-from gostop_core.bots import BOT_NAMES, ExpectimaxBot, RankedMove
+from gostop_core.bots import ExpectimaxBot, RankedMove, make_bot
+from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
 
 __all__ = ["hint", "arena", "hint_moves"]
 
@@ -53,9 +54,9 @@ Examples:
   gostop hint "gostop-view/1 rules=casual players=2 seat=0 ..." --json
   gostop hint "$(gostop deal --seed 7)" --depth 2 --samples 32""")
 @click.argument("position")
-@click.option("--depth", type=click.IntRange(1, 8), default=ExpectimaxBot.DEPTH, show_default=True,
+@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=ExpectimaxBot.DEPTH, show_default=True,
               help="Search depth in turns (1: this turn; 2: and the next seat's).")
-@click.option("--samples", type=click.IntRange(1, 1024), default=ExpectimaxBot.SAMPLES,
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=ExpectimaxBot.SAMPLES,
               show_default=True, help="Deals of the unseen cards searched and averaged.")
 @click.option("--leaf", type=click.Choice(ExpectimaxBot.LEAVES), default=ExpectimaxBot.LEAF,
               show_default=True,
@@ -120,11 +121,11 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     from gostop_core.arena import run_arena
     rules = make_rules(preset, overrides)
     names = list(bots) or ["expectimax", "greedy"]
-    bad = [b for b in names if b.strip().lower() not in BOT_NAMES
-           and not b.strip().lower().startswith("expectimax:")]
-    if bad:
-        raise click.BadParameter(f"unknown bot {bad[0]!r}; choose from {', '.join(BOT_NAMES)}",
-                                 param_hint="'BOTS'")
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'BOTS'") from None
     if len(names) > players:
         raise click.BadParameter(f"{len(names)} bots for {players} seats", param_hint="'BOTS'")
     workers = workers or os.cpu_count() or 1

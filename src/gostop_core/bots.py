@@ -41,6 +41,7 @@ from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.rules import Rules
 from gostop_core.scoring import score
+from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "RankedMove", "BOT_NAMES",
            "make_bot", "play_game", "visible_capture", "capture_timing"]
@@ -536,10 +537,10 @@ class ExpectimaxBot(Bot):
         self.samples = self.SAMPLES if samples is None else int(samples)
         self.leaf = self.LEAF if leaf is None else leaf
         self.win_bonus = self.WIN_BONUS if win_bonus is None else float(win_bonus)
-        if not 1 <= self.depth <= 8:
-            raise ValueError(f"expectimax depth must be 1..8, got {self.depth}")
-        if not 1 <= self.samples <= 1024:
-            raise ValueError(f"expectimax samples must be 1..1024, got {self.samples}")
+        if not 1 <= self.depth <= MAX_DEPTH:
+            raise ValueError(f"expectimax depth must be 1..{MAX_DEPTH}, got {self.depth}")
+        if not 1 <= self.samples <= MAX_SAMPLES:
+            raise ValueError(f"expectimax samples must be 1..{MAX_SAMPLES}, got {self.samples}")
         if self.leaf not in self.LEAVES:
             raise ValueError(f"expectimax leaf must be one of {', '.join(self.LEAVES)}, "
                              f"got {self.leaf!r}")

@@ -5,6 +5,8 @@ from gostop_core.rules import Rules
 
 DEFAULT_DEPTH: int
 DEFAULT_SAMPLES: int
+MAX_DEPTH: int
+MAX_SAMPLES: int
 DEFAULT_WIN_BONUS: float
 DEFAULT_BETA: float
 DEFAULT_REACH: float

@@ -65,6 +65,9 @@ from gostop_core.movegen cimport (
 
 DEFAULT_DEPTH = 1
 DEFAULT_SAMPLES = 256
+#: Bounds of ``depth`` and ``samples`` (the bot and the CLI take them from here).
+MAX_DEPTH = 8
+MAX_SAMPLES = SEARCH_MAX_SAMPLES
 #: Added to the value of a won hand, taken from a lost one (net points).
 DEFAULT_WIN_BONUS = 2.0
 DEFAULT_BETA = 0.511
@@ -368,9 +371,11 @@ cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves
     cdef int i, q, best = 0
     cdef double v, best_v
     cdef uint64_t visible
+    cdef int wanted
     if s.phase == PHASE_GO_STOP:
+        wanted = MOVE_STOP if greedy_wants_stop(s, r) else MOVE_GO
         for i in range(n):
-            if move_kind(moves[i]) == (MOVE_STOP if greedy_wants_stop(s, r) else MOVE_GO):
+            if move_kind(moves[i]) == wanted:
                 return i
         return 0
     g.s = s
@@ -837,8 +842,11 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     the one to move).  ``rollout`` picks the leaf value (True: the hand played
     out by the greedy policy; False: the fitted estimate, with ``beta``,
     ``reach`` and ``weights``); ``win_bonus`` is added to a won hand's value
-    and taken from a lost one's.  Returns ``{"moves": [(code, value, line)],
-    "nodes", "samples", "depth"}`` with moves in generation order; ``line`` is
+    and taken from a lost one's; ``halving`` searches the better half of the
+    moves on twice the samples, from a quarter of them up (docs/search.md).
+    Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
+    "counts"}`` with moves in generation order, ``counts`` the samples each
+    move's value averages; ``line`` is
     the principal line of the first sample as ``(seat, code)`` pairs, seat
     ``CHANCE_SEAT`` for a card turned or drawn from the stock (code = card)."""
     cdef GameStateC base, work
@@ -855,8 +863,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     cdef uint64_t rng, unseen, visible
     cdef int32_t* pvp
     cdef int* lenp
-    if depth < 1 or depth > 8:
-        raise ValueError("depth must be 1..8")
+    if depth < 1 or depth > MAX_DEPTH:
+        raise ValueError(f"depth must be 1..{MAX_DEPTH}")
     if samples < 1 or samples > SEARCH_MAX_SAMPLES:
         raise ValueError(f"samples must be 1..{SEARCH_MAX_SAMPLES}")
     if fields["phase"] == PHASE_OVER:
@@ -903,10 +911,9 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     for i in range(n):
         values[i] = 0.0
         pvlens[i] = 0
-    rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
-    for i in range(n):
         counts[i] = 0
         alive[i] = True
+    rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     nalive = n
     round_end = samples // 4 if halving and samples >= 8 else samples
     with nogil:
