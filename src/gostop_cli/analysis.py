@@ -7,23 +7,23 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any
+from typing import Any, Sequence
 
 import click
 
-from gostop_core import GoStopError, Game, preset_names
+from gostop_core import GoStopError, Game, PlayerView, Rules, preset_names
+from gostop_core.notation import parse_view
 from gostop_core.bots import ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
 from gostop_cli.options import CommandError, make_rules
 
-__all__ = ["hint", "arena", "hint_moves"]
+__all__ = ["hint", "arena", "hint_moves", "public_line", "payout_unit"]
 
 
 def _view_text(position: str) -> tuple[str, int]:
     """The player-view string of the seat to move, from a position or view string."""
     text = " ".join(position.split())
     if text.startswith("gostop-view/1"):
-        from gostop_core.notation import parse_view
         _, fields = parse_view(text)
         if fields["phase"] == 3:
             raise CommandError("the hand is over: there is no move to hint")
@@ -39,10 +39,36 @@ def _view_text(position: str) -> tuple[str, int]:
     return game.view(seat).to_str(), seat
 
 
-def hint_moves(view: str, depth: int | None = None, samples: int | None = None,
+def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | None = None,
                seed: int = 0, leaf: str | None = None) -> list[RankedMove]:
-    """Every legal move of the view's seat ranked by the expectimax bot."""
-    return ExpectimaxBot(seed, depth=depth, samples=samples, leaf=leaf).analyse(view)
+    """Every legal move of the view's seat ranked by the expectimax bot, valued
+    in the payout's units: the expected net points (chips, balance) of the hand
+    for that seat.  The bot's own preference for won hands (its win bonus) is
+    left out, so a Stop is worth exactly what it pays."""
+    bot = ExpectimaxBot(seed, depth=depth, samples=samples, leaf=leaf, win_bonus=0.0)
+    return bot.analyse(view)
+
+
+def public_line(line: Sequence[str], names: Sequence[str] | None = None) -> list[str]:
+    """A principal line as the seat may know it: its own moves as they are, a
+    card turned from the stock as ``flip`` and another seat's move as its name
+    (``p1`` by default), since the search drew those cards at random."""
+    out = []
+    for entry in line:
+        if entry.startswith("flip:"):
+            out.append("flip")
+        elif entry.startswith("p") and ":" in entry and entry[1:entry.index(":")].isdigit():
+            other = int(entry[1:entry.index(":")])
+            out.append(names[other] if names is not None else f"p{other}")
+        else:
+            out.append(entry)
+    return out
+
+
+def payout_unit(rules: Rules) -> str:
+    """What a hand pays under ``rules``: ``points`` (net points), ``chips`` or
+    ``balance`` (family rules)."""
+    return {1: "chips", 2: "balance"}.get(rules.payment, "points")
 
 
 @click.command(epilog="""\b
@@ -67,8 +93,12 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
 
     POSITION is a position string (gostop/1 ..., the seat to move is advised and
     only its view is used) or the player-view string (gostop-view/1 ...) of the
-    seat to move.  Values are the expected net points of the hand for that seat
-    by the search's model (docs/search.md)."""
+    seat to move.  Values are in the payout's units: the expected net points
+    (chips under chip rules, balance under family rules) the hand brings that
+    seat by the search's model (docs/search.md); a Stop is worth what it pays.
+    The line shows the seat's own moves; "flip" is a card turned from the
+    stock and p1, p2... another seat's move, since those cards are unknown
+    (--json gives the line of one sampled deal with its cards)."""
     started = time.perf_counter()
     try:
         view, seat = _view_text(position)
@@ -76,17 +106,20 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     ms = (time.perf_counter() - started) * 1000
+    unit = payout_unit(parse_view(view)[0])
     if as_json:
         click.echo(json.dumps({
             "seat": seat, "depth": depth, "samples": samples, "leaf": leaf, "ms": round(ms, 1),
-            "best": str(ranked[0].move), "moves": [r.as_dict() for r in ranked],
+            "unit": unit, "best": str(ranked[0].move),
+            "moves": [dict(r.as_dict(), public_line=public_line(r.line)) for r in ranked],
         }, indent=2))
         return
     click.echo(f"Seat {seat} to move; expectimax depth {depth}, {samples} samples, "
-               f"{leaf} leaves ({ms:.0f} ms)")
+               f"{leaf} leaves ({ms:.0f} ms); values in expected net {unit}")
     width = max(len(str(r.move)) for r in ranked)
     for i, r in enumerate(ranked, 1):
-        click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}   {' '.join(r.line)}")
+        click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}   "
+                   f"{' '.join(public_line(r.line))}")
 
 
 @click.command(epilog="""\b

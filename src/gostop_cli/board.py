@@ -25,20 +25,39 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from gostop_core import Game, Match, Outcome, PlayerView
-from gostop_core.cards import card_kind, card_month
+from gostop_core import Game, Match, Outcome, PlayerView, Rules
+from gostop_core.notation import rules_to_token
+from gostop_core.cards import (
+    KIND_NAMES, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, MASK_RAIN_BRIGHT,
+    MASK_RAIN_RIBBON, MASK_SAKE_CUP, card_index, card_kind, card_month,
+)
 from gostop_core.scoring import Score, score as score_pile
 
 __all__ = [
     "KIND_STYLE", "KIND_WORD", "card_text", "cards_text", "with_kind", "seat_names",
     "render_board", "board_text", "to_text", "standings_text", "family_target",
     "report_lines", "report_renderables", "family_table", "match_header", "ledger_table",
-    "quiet_line", "signed", "stake_text", "month_of",
+    "quiet_line", "signed", "stake_text", "month_of", "card_words", "kinds_legend",
+    "rules_line", "PRESET_SUMMARY", "hand_text", "month_word",
 ]
 
-KIND_STYLE = {"B": "bold yellow", "A": "green", "R": "red", "J": "", "D": "cyan", "X": "magenta"}
+#: The colour of each kind of card: readable on dark and on light backgrounds
+#: (no white, black or pale yellow); the kind letter in the code (B A R J D X)
+#: says the same without colour (``NO_COLOR``, a monochrome terminal).
+KIND_STYLE = {"B": "bold orange3", "A": "green4", "R": "red3", "J": "", "D": "dark_cyan",
+              "X": "magenta"}
+#: The colour of each kind in words, for the legend.
+KIND_COLOUR = {"B": "orange", "A": "green", "R": "red", "J": "plain", "D": "teal",
+               "X": "magenta"}
 KIND_WORD = {"B": "bright", "A": "animal", "R": "ribbon", "J": "junk", "D": "double junk",
              "X": "bonus"}
+MONTH_ABBR = ("", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+              "Dec")
+#: What sets a card apart within its kind (the sets it belongs to).
+_SPECIAL = ((MASK_HONGDAN, "red poem", "홍단"), (MASK_CHEONGDAN, "blue", "청단"),
+            (MASK_CHODAN, "grass", "초단"), (MASK_RAIN_RIBBON, "rain", "비"),
+            (MASK_GODORI, "godori bird", "고도리"), (MASK_SAKE_CUP, "sake cup", "국진"),
+            (MASK_RAIN_BRIGHT, "rain", "비광"))
 PILES = ("brights", "animals", "ribbons", "junk")
 PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D": "junk",
                 "X": "junk"}
@@ -75,9 +94,46 @@ def cards_text(codes: Sequence[str], sep: str = " ") -> Text:
     return out
 
 
-def with_kind(code: str) -> str:
-    """``"8B (bright)"``."""
-    return f"{code} ({KIND_WORD[card_kind(code)]})"
+def card_words(code: str, korean: bool = False) -> str:
+    """A card in words: its month and kind, and the set it belongs to:
+    ``"Nov double junk"``, ``"Dec bright (rain)"``; with ``korean``
+    ``"11월 쌍피"``, ``"12월 광 (비광)"``.  A bonus card: ``"bonus, 2 junk"``."""
+    kind = card_kind(code)
+    if kind == "X":
+        junk = code[1:]
+        return f"보너스 {junk}피" if korean else f"bonus, {junk} junk"
+    m = card_month(code)
+    word = KIND_NAMES[kind][1] if korean else KIND_WORD[kind]
+    text = f"{m}월 {word}" if korean else f"{MONTH_ABBR[m]} {word}"
+    bit = 1 << card_index(code)
+    for mask, en, ko in _SPECIAL:
+        if mask & bit:
+            text += f" ({ko if korean else en})"
+            break
+    return text
+
+
+def with_kind(code: str, korean: bool = False) -> str:
+    """``"8B (Aug bright)"``: the code a player types, and the card in words."""
+    return f"{code} ({card_words(code, korean)})"
+
+
+def month_word(month: int, korean: bool = False) -> str:
+    """``"Aug"``, or ``"8월"``."""
+    return f"{month}월" if korean else MONTH_ABBR[month]
+
+
+def kinds_legend() -> Text:
+    """The kinds of cards, each in its colour, for the help screen."""
+    out = Text("Cards: ", style="bold")
+    for i, kind in enumerate(KIND_STYLE):
+        if i:
+            out.append(" · ", style="dim")
+        out.append(kind, style=KIND_STYLE[kind])
+        out.append(f" {KIND_WORD[kind]} ({KIND_COLOUR[kind]})")
+    out.append("\nA code is the month (1-12) and the kind: 8B = August bright, 11D = "
+               "November double junk; J1/J2 tell two junk cards of a month apart.", style="dim")
+    return out
 
 
 def month_of(code: str) -> int | None:
@@ -146,7 +202,8 @@ def _view_and_game(source: Game | PlayerView, seat: int | None,
 def render_board(source: Game | PlayerView, *, seat: int | None = None,
                  open_hands: bool = False, names: Sequence[str] | None = None,
                  labels: Sequence[str] | None = None, ledger: Sequence[int] | None = None,
-                 hand_no: int = 1, hands: int = 1, seed: int | None = None) -> Panel:
+                 hand_no: int = 1, hands: int = 1, seed: int | None = None,
+                 korean: bool = False) -> Panel:
     """The board as a rich panel: a header line (preset, players, turn, stock,
     goal), the field by month, a row per seat (cards in hand, captured piles by
     kind with their counts, points, Go calls, chips) and the viewer's hand.
@@ -157,7 +214,8 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
     (default ``Seat 0``...; the name ``"You"`` reads as the person), ``labels``
     the seat to move in the title (default: the names).  ``ledger`` holds the
     chips of every seat before this hand, ``hand_no``/``hands`` place the hand
-    in a match, and ``seed`` is shown in the header when given."""
+    in a match, and ``seed`` is shown in the header when given.  Months are
+    named in English (``Aug``), or in Korean (``8월``) with ``korean``."""
     v, game = _view_and_game(source, seat, open_hands)
     rules = v.rules
     n = v.players
@@ -209,13 +267,13 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
             row.append(signed(ledger[s] + v.chips[s]))
         table.add_row(*row)
 
-    parts: list[RenderableType] = [head, Text(), field_text(v), Text(), table]
+    parts: list[RenderableType] = [head, Text(), field_text(v, korean), Text(), table]
     shown = range(n) if open_hands else [v.seat]
     for s in shown:
         cards = game.hand(s).codes() if game is not None and open_hands else v.hand.codes()
         who = "Your hand" if names[s] == "You" else f"{names[s]}'s hand"
         line = Text(f"{who}  ", style="bold")
-        line.append_text(cards_text(cards) if cards else Text("(empty)", style="dim"))
+        line.append_text(hand_text(cards, korean) if cards else Text("(empty)", style="dim"))
         owed = v.flip_only[s]
         if owed and not over:
             how = "may be used at any time" if rules.bomb_flip_only_optional else "forced"
@@ -238,7 +296,7 @@ def board_text(source: Game | PlayerView, *, width: int = 100, color: bool = Fal
     return to_text(render_board(source, **options), width=width, color=color)  # type: ignore[arg-type]
 
 
-def field_text(v: PlayerView) -> Text:
+def field_text(v: PlayerView, korean: bool = False) -> Text:
     """The field, grouped by month; a played card waiting on its pair for the
     flip and the stacks (three cards of a month) are marked."""
     rules = v.rules
@@ -257,6 +315,7 @@ def field_text(v: PlayerView) -> Text:
         for i, m in enumerate(sorted(months)):
             if i:
                 field.append("  ·  ", style="dim")
+            field.append(f"{month_word(m, korean)} ", style="dim")
             codes = months[m]
             if pending and pending[1] and card_month(pending[0] or "") == m:
                 # the played card waits on its pair for the flip
@@ -285,6 +344,21 @@ def field_text(v: PlayerView) -> Text:
         field.append("    flipped: ", style="bold")
         field.append_text(card_text(v.flip_card))
     return field
+
+
+def hand_text(codes: Sequence[str], korean: bool = False) -> Text:
+    """Cards in hand grouped by month, each group after its month's name."""
+    out = Text()
+    groups: dict[int, list[str]] = {}
+    for code in codes:
+        groups.setdefault(month_of(code) or 13, []).append(code)
+    for i, m in enumerate(sorted(groups)):
+        if i:
+            out.append("  ")
+        if m <= 12:
+            out.append(f"{month_word(m, korean)} ", style="dim")
+        out.append_text(cards_text(groups[m]))
+    return out
 
 
 def seat_notes(v: PlayerView, seat: int) -> list[str]:
@@ -373,13 +447,19 @@ def report_renderables(game: Game, outcome: Outcome, names: list[str],
         parts += [family_table(game, names), family_caption(game)]
     reasons = sorted({why for ws in (outcome.settlement or {}).get("reasons", []) for why in ws})
     if reasons:
-        parts.append(Text())
+        blank = len(parts)
         words = dict(REASON_WORDS)
         pi = rules.pi_bak_threshold_2p if game.players == 2 else rules.pi_bak_threshold
         words["pi_bak"] = f"the winner scores junk, this player holds fewer than {pi} (x2)"
         words["mong_bak"] = f"the winner holds {rules.mong_bak_animals} or more animals (x2)"
+        said = " ".join(lines)
         for why in reasons:
-            parts.append(Text(f"  {why.replace('_', '-')}: {words.get(why, why)}", style="dim"))
+            text = words.get(why, why)
+            if text.split(" (")[0] in said:
+                continue  # the report already says it in these words
+            parts.append(Text(f"  {why.replace('_', '-')}: {text}", style="dim"))
+        if len(parts) > blank:
+            parts.insert(blank, Text())
     if outcome.reason == "draw" and rules.nagari_doubling and not last:
         parts.append(Text("The next hand's payment is doubled (nagari).", style="magenta"))
     if chips_line:
@@ -413,6 +493,33 @@ def family_caption(game: Game) -> Text:
     n = game.players
     return Text(f"balance = card points - {family_target(game)} (240 / {n}) + own set bonus "
                 f"x{n - 1} - the others' set bonuses", style="dim")
+
+
+#: Each preset in plain words: what it plays.
+PRESET_SUMMARY = {
+    "casual": "the quick screen rules: a played card takes its match at once, bonus cards, "
+              "bombs; no ppeok, no shaking, no baks; the winner scores the points (2-4 players)",
+    "traditional": "traditional rules for chips (2-3 players): no bonus cards; ppeok, sweeps "
+                   "and steals, shaking, gwang-/pi-/mong-/go-bak; the winner deals next",
+    "standard": "the full Korean rules, Matgo with 2 players (2-3): bonus cards, ppeok, sweeps "
+                "and steals, shaking, gwang-/pi-/go-bak, a night/day draw for the first "
+                "dealer; chips",
+    "family": "the family point-counting game (2-4 players): no Go/Stop, the stock is played "
+              "out and card points are counted against an even share",
+}
+
+
+def rules_line(rules: Rules) -> Text:
+    """One line: the rules in force, in words (and any field changed by --set)."""
+    token = rules_to_token(rules)
+    out = Text("Rules: ", style="bold")
+    out.append(f"{rules.preset}, ")
+    out.append(PRESET_SUMMARY.get(rules.preset, "a custom set of rules"))
+    _, plus, changed = token.partition("+")
+    if plus:
+        out.append(f"; changed: {changed.replace('+', ', ')}")
+    out.append(f" (gostop rules {rules.preset} lists every rule)", style="dim")
+    return out
 
 
 def match_header(preset: str, players: int, hands: int, seed: int) -> Text:

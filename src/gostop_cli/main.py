@@ -90,11 +90,17 @@ Examples:
   gostop play --auto --players 4 --no-pause # bots on every seat, a demo
   gostop play --auto --quiet --rules standard --hands 10
   gostop play --auto --quiet --reference --hands 20  # checked by the reference
+  gostop play --practice --korean           # take decisions back, Korean card names
 \b
-During the game: type the number of a choice or a move (3B, 9R/9A, X2,
-bomb9, shake9, fliponly, flip/9A, go, stop); 'b' redraws the board, '?' shows
-help, 'q' quits.  End of input or 'q' ends the game with exit code 0, Ctrl-C
-with exit code 130.""")
+At a decision: type the number of a choice or a move (3B, 9R/9A, X2, bomb9,
+shake9, fliponly, flip/9A, go, stop), or a command:
+  ? or hint      rank every legal move (expected net points, chips or balance)
+  h or help      the help and the kinds of cards
+  b or board     draw the board again
+  p or position  your view string (with --practice also the full position)
+  u or undo      take back your last decision (--practice only)
+  q or quit      leave (a match asks first)
+End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
 @players_option
 @rules_options
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
@@ -127,9 +133,14 @@ with exit code 130.""")
               help="Check the game against the pure-Python reference engine: it replays "
                    "every decision, and both engines must agree on the legal moves, the "
                    "state, the events and the outcome (exit code 1 if they do not).")
+@click.option("--practice", is_flag=True,
+              help="Practice: 'u' takes back your last decision and 'p' also shows the "
+                   "full position (a real game allows neither).")
+@click.option("--korean", is_flag=True,
+              help="Name cards and months in Korean (8월 광) in the menus and on the board.")
 def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
          bots: str, dealer: int | None, daytime: bool, no_pause: bool, auto: bool,
-         quiet: bool, reference: bool) -> None:
+         quiet: bool, reference: bool, practice: bool, korean: bool) -> None:
     """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
     hand, or a match of --hands hands with a chip ledger."""
     from gostop_cli.play import run_match
@@ -145,6 +156,9 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
             raise click.BadParameter(str(exc), param_hint="'--bot'") from None
     if quiet and not auto:
         raise click.UsageError("--quiet only goes with --auto")
+    if practice and (auto or reference):
+        raise click.UsageError(f"--practice cannot be combined with "
+                               f"{'--auto' if auto else '--reference'}")
     if len(names) == 1:
         seat_bots: list[str | None] = [names[0]] * (players - 1)
         first = "greedy"
@@ -167,7 +181,8 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
         match = Match(rules, players, chosen, dealer=dealer, daytime=daytime)
     try:
         code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
-                         seed_given=seed is not None, reference=reference)
+                         seed_given=seed is not None, reference=reference, practice=practice,
+                         korean=korean)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
     sys.exit(code)

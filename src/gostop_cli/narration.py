@@ -31,10 +31,13 @@ def verb(name: str, base: str) -> str:
 
 class Narrator:
     """Sentences about one game, told to ``viewer``: ``names[i]`` names seat
-    ``i`` (``"You"`` is the person, whose own drawn cards are named)."""
+    ``i`` (``"You"`` is the person, whose own drawn cards are named).  Cards in
+    the menus are named in English, or in Korean with ``korean``."""
 
-    def __init__(self, game: Game, names: Sequence[str], viewer: int = 0):
+    def __init__(self, game: Game, names: Sequence[str], viewer: int = 0,
+                 korean: bool = False):
         self.game = game
+        self.korean = korean
         self.names = list(names)
         self.viewer = viewer
         # (turn, card) -> the field card a played card was placed on, waiting for the flip
@@ -232,11 +235,11 @@ class Narrator:
         if kind == "play" and move.card:
             timing = capture_timing(view, move)
             taken = visible_capture(view, move)
-            card = with_kind(move.card)
+            card = with_kind(move.card, self.korean)
             if timing == "now":
-                return f"play {card}, take {', '.join(with_kind(c) for c in taken[1:])}"
+                return f"play {card}, take {', '.join(with_kind(c, self.korean) for c in taken[1:])}"
             if timing == "after_flip":
-                return f"place {card} on {with_kind(taken[1])}, captured after the flip"
+                return f"place {card} on {with_kind(taken[1], self.korean)}, captured after the flip"
             if timing == "stack":
                 steal = " + 1 junk from each opponent" if rules.stack_steal else ""
                 return (f"play {card} on the stack {' '.join(taken[1:])}: take all four{steal}")
@@ -268,12 +271,15 @@ class Narrator:
             return (f"flip-only turn: play no card, only flip the stock "
                     f"({owed} owed after your bomb)")
         if kind == "flip" and move.target:
-            return f"the flipped {view.flip_card} takes {with_kind(move.target)}"
+            return f"the flipped {view.flip_card} takes {with_kind(move.target, self.korean)}"
         if kind == "go":
             n = view.go_counts[view.seat] + 1
             text = f"Go #{n}: play on for more (asked again only when your score rises)"
             if rules.go_bak:
                 text += "; if another player wins, you pay double (go-bak)"
+            if not len(view.hand) and not view.flip_only[view.seat]:
+                text += ("; but your hand is empty: you cannot score again, so a Go can only "
+                         "end in a drawn hand or a loss")
             return text
         if kind == "stop":
             return self.stop_text(view)

@@ -23,18 +23,18 @@ from gostop_core.bots import Bot, make_bot
 from gostop_core.cards import card_month
 from gostop_core.lockstep import Lockstep
 
+from gostop_cli.analysis import hint_moves, payout_unit, public_line
 from gostop_cli.board import (
-    family_target, ledger_table, match_header, quiet_line, render_board,
-    report_renderables, seat_names, signed, stake_text, standings_text,
+    family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
+    report_renderables, rules_line, seat_names, signed, stake_text, standings_text,
 )
 from gostop_cli.narration import Narrator, verb
 from gostop_cli.prompt import (
-    MOVE_FORMS, EndOfInput, QuitGame, ask, isatty, legend_text, read_decision,
+    EndOfInput, QuitGame, ask, command_of, help_text, isatty, legend_text, read_decision,
 )
 
-HELP = (f"Type the number of a choice, or a move: {MOVE_FORMS}.  "
-        "'?' or 'hint' ranks the moves with the expectimax bot, 'h' or 'help' shows this "
-        "help, 'b' redraws the board, 'q' or 'quit' leaves the game.")
+class TakeBack(Exception):
+    """'u' in practice: undo the person's last decision."""
 
 
 class Session:
@@ -46,8 +46,15 @@ class Session:
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
                  console: Console | None = None, bots: Sequence[Bot | None] | None = None,
                  hand_no: int = 1, hands: int = 1, ledger: Sequence[int] | None = None,
-                 in_match: bool = False, lockstep: Lockstep | None = None):
+                 in_match: bool = False, lockstep: Lockstep | None = None,
+                 practice: bool = False, korean: bool = False):
         self.game = game
+        #: --practice: decisions may be taken back ('u'), the full position shown ('p')
+        self.practice = practice
+        self.korean = korean
+        # before each decision of the person: (moves pushed, narrator's waiting
+        # pairs, events of the turn so far, events shown) to take it back
+        self.checkpoints: list[tuple[int, dict[tuple[int, str], str], list[Event], int]] = []
         # with --reference: the reference engine replays every decision and is checked
         self.lockstep = lockstep
         self.in_match = in_match
@@ -68,7 +75,7 @@ class Session:
         self.turn_events: list[Event] = []
         self.shown = 0  # events of the current turn already printed before a prompt
         self.board_turn = -1  # the turn whose board was last drawn for a decision
-        self.narrator = Narrator(game, self.names, self.viewer)
+        self.narrator = Narrator(game, self.names, self.viewer, korean=korean)
         self.echo = not isatty(sys.stdin)
 
     # ---------------------------------------------------------------- output
@@ -91,18 +98,29 @@ class Session:
         return render_board(self.game, seat=self.viewer, names=self.names,
                             labels=[self.label(s) for s in range(self.game.players)],
                             ledger=self.ledger, hand_no=self.hand_no, hands=self.hands,
-                            seed=self.seed)
+                            seed=self.seed, korean=self.korean)
 
     # ---------------------------------------------------------------- input
     def ask(self, prompt: str) -> str:
         return ask(self.console, prompt, self.echo)
 
     def wait(self) -> None:
+        """Between turns: Enter goes on, q leaves."""
         if not self.pause:
             return
-        text = self.ask("Press Enter to pass the turn ").strip().lower()
-        if text in ("q", "quit", "exit"):
-            raise QuitGame
+        text = self.ask("Press Enter to continue (q quits) ").strip()
+        if command_of(text) == "quit":
+            self.leave()
+
+    def leave(self) -> None:
+        """'q': leave the game; in the middle of a match, only once confirmed."""
+        if self.in_match and self.hands > 1:
+            answer = self.ask(f"Leave the match in hand {self.hand_no} of {self.hands}? "
+                              "This hand and the ones after it are not played (y/N) ")
+            if answer.strip().lower() not in ("y", "yes"):
+                self.say("The match goes on.", style="dim")
+                return
+        raise QuitGame
 
     # ---------------------------------------------------------------- events
     def show_turn(self, events: Sequence[Event], done: bool = True) -> None:
@@ -192,34 +210,76 @@ class Session:
             self.print_options(view, legal)
 
         def show_help() -> None:
-            self.console.print(Text(HELP))
+            self.console.print(help_text(self.commands()))
+            self.console.print(kinds_legend())
             self.print_options(view, legal)
 
-        def leave() -> None:
-            raise QuitGame
-
         handlers = {"hint": lambda: self.show_hint(view), "help": show_help,
-                    "board": redraw, "quit": leave}
+                    "board": redraw, "position": lambda: self.show_position(seat),
+                    "quit": self.leave}
+        if self.practice:
+            handlers["undo"] = self.take_back
         return read_decision(self.console, g, seat, legal, echo=self.echo, handlers=handlers)
 
     def commands(self) -> list[str]:
         """The commands offered at a decision (see :data:`gostop_cli.prompt.COMMANDS`)."""
-        return ["hint", "help", "board", "quit"]
+        return ["hint", "help", "board", "position"] + (["undo"] if self.practice else []) + [
+            "quit"]
 
     def show_hint(self, view: PlayerView) -> None:
-        """'?': the expectimax bot's ranking of the legal moves, from this view only."""
-        from gostop_core.bots import ExpectimaxBot
-        self.console.print(Text("Hint (expectimax; expected net points, then the likely line):",
-                                style="bold"))
-        for i, r in enumerate(ExpectimaxBot().analyse(view)[:10], 1):
-            self.console.print(Text(f"  {i:>2}. {str(r.move):<9} {r.value:+7.2f}   "
-                                    f"{' '.join(r.line[1:])}"))
+        """'?': the expectimax bot's ranking of every legal move, from this view
+        only, in the payout's units; the line shows only what the seat may know."""
+        ranked = hint_moves(view)
+        unit = payout_unit(view.rules)
+        self.console.print(Text(f"Hint: all {len(ranked)} moves, best first, with the expected "
+                                f"net {unit} of the hand; then a likely line (flip = a card "
+                                "from the stock):", style="bold"))
+        width = max(len(str(r.move)) for r in ranked)
+        for i, r in enumerate(ranked, 1):
+            rest = public_line(r.line[1:], self.names)
+            self.console.print(Text(f"  {i:>2}. {str(r.move):<{width}} {r.value:+7.2f}   "
+                                    f"{' '.join(rest)}"))
+
+    def show_position(self, seat: int) -> None:
+        """'p': the seat's view string (for ``gostop hint``); in practice, also the
+        full position (every hand and the stock)."""
+        self.console.print(Text("Your view (gostop hint takes it):", style="bold"))
+        self.console.print(Text(self.game.view(seat).to_str()), soft_wrap=True)
+        if self.practice:
+            self.console.print(Text("Full position (every hand and the stock order):",
+                                    style="bold"))
+            self.console.print(Text(self.game.position()), soft_wrap=True)
+
+    def take_back(self) -> None:
+        """'u' (practice): undo the person's last decision and what followed it."""
+        if not self.checkpoints:
+            self.console.print(Text("Nothing to take back yet.", style="yellow"))
+            return
+        raise TakeBack
+
+    def restore(self) -> None:
+        """Back to before the person's last decision."""
+        moves, placed, events, shown = self.checkpoints.pop()
+        g = self.game
+        taken = []
+        while len(g.move_stack) > moves:
+            taken.append(g.pop())
+        self.narrator.placed = placed
+        self.turn_events = events
+        self.shown = shown
+        self.board_turn = -1
+        mine = taken[-1] if taken else None
+        self.say(f"Taken back: your {mine}" + (f" and the {len(taken) - 1} move(s) after it"
+                                                if len(taken) > 1 else "") + ".",
+                 style="yellow")
 
     # ---------------------------------------------------------------- the hand
     def intro(self) -> None:
         g = self.game
         if not self.in_match:
             self.console.print(match_header(g.rules.preset, g.players, 1, self.seed))
+            if not self.quiet:
+                self.console.print(rules_line(g.rules))
             if not self.seed_given:
                 self.console.print(Text(f"Replay this game with --seed {self.seed}", style="dim"))
         if self.quiet:
@@ -244,8 +304,11 @@ class Session:
                      style="bold magenta")
         for ev in g.deal_events():
             self.say(ev.describe(self.names), style="dim")
-        if not self.is_human(self.viewer):
-            self.out(self.board())  # a demo: the human board is drawn before each decision
+        if not self.is_human(self.viewer) or not self.is_human(g.dealer):
+            # a demo, or a bot plays first: the board before its move (the person's
+            # board is drawn before each of their decisions)
+            self.out(self.board())
+            self.board_turn = g.turns
 
     def play(self) -> None:
         g = self.game
@@ -257,7 +320,14 @@ class Session:
             bot = self.bots[seat]
             if bot is None:
                 self.show_progress()
-                move = self.human_move(seat, legal)
+                try:
+                    move = self.human_move(seat, legal)
+                except TakeBack:
+                    self.restore()
+                    continue
+                if self.practice:
+                    self.checkpoints.append((len(g.move_stack), dict(self.narrator.placed),
+                                             list(self.turn_events), self.shown))
             else:
                 move = bot.choose(g.view(seat), legal)
             self.push(move)
@@ -287,12 +357,15 @@ class Session:
 # ---------------------------------------------------------------- entry points
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
              quiet: bool = False, seed_given: bool = True,
-             console: Console | None = None, reference: bool = False) -> int:
+             console: Console | None = None, reference: bool = False,
+             practice: bool = False, korean: bool = False) -> int:
     """Play one standalone hand; returns the exit code: 0 (finished, quit, end of
     input) or 130 (Ctrl-C).  With ``reference`` the reference engine follows every
-    decision (:class:`Lockstep`); a disagreement raises ``EngineDisagreement``."""
+    decision (:class:`Lockstep`); a disagreement raises ``EngineDisagreement``.
+    ``practice`` and ``korean`` as for :func:`run_match`."""
     session = Session(game, seats, seed, pause=pause, quiet=quiet, seed_given=seed_given,
-                      console=console, lockstep=Lockstep(game) if reference else None)
+                      console=console, lockstep=Lockstep(game) if reference else None,
+                      practice=practice, korean=korean)
     try:
         session.play()
     except EndOfInput:
@@ -320,8 +393,11 @@ class MatchRunner:
 
     def __init__(self, match: Match, seats: Sequence[str | None], hands: int,
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
-                 console: Console | None = None, reference: bool = False):
+                 console: Console | None = None, reference: bool = False,
+                 practice: bool = False, korean: bool = False):
         self.match = match
+        self.practice = practice
+        self.korean = korean
         self.reference = reference
         self.checked = 0  # decisions the reference engine agreed on (--reference)
         self.seats = list(seats)
@@ -343,6 +419,8 @@ class MatchRunner:
     def intro(self) -> None:
         m = self.match
         self.console.print(match_header(m.rules.preset, m.players, self.hands, m.seed))
+        if not self.quiet:
+            self.console.print(rules_line(m.rules))
         if not self.seed_given:
             self.console.print(Text(f"Replay this match with --seed {m.seed}", style="dim"))
         if self.quiet:
@@ -390,7 +468,7 @@ class MatchRunner:
         session = Session(game, self.seats, m.seed, pause=self.pause, quiet=self.quiet,
                           seed_given=self.seed_given, console=self.console, bots=self.bots,
                           hand_no=i + 1, hands=self.hands, ledger=before, in_match=True,
-                          lockstep=lockstep)
+                          lockstep=lockstep, practice=self.practice, korean=self.korean)
         session.play()
         if lockstep is not None:
             lockstep.finish()
@@ -429,9 +507,12 @@ class MatchRunner:
         self.console.print(Panel(Group(*body), title=Text(title, style="bold"),
                                  title_align="left", border_style="magenta"))
         if not last and self.human:
-            text = ask(self.console, f"Press Enter to deal hand {i + 2} ", self.echo)
-            if text.strip().lower() in ("q", "quit", "exit"):
-                raise QuitGame
+            text = ask(self.console, f"Press Enter to deal hand {i + 2} (q quits) ", self.echo)
+            if command_of(text) == "quit":
+                answer = ask(self.console, f"Leave the match after hand {i + 1} of "
+                             f"{self.hands}? (y/N) ", self.echo)
+                if answer.strip().lower() in ("y", "yes"):
+                    raise QuitGame
 
     def reference_line(self) -> str:
         hands = f"{self.hands} hand{'s' if self.hands > 1 else ''}"
@@ -446,10 +527,14 @@ class MatchRunner:
 
 def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool = True,
               quiet: bool = False, seed_given: bool = True,
-              console: Console | None = None, reference: bool = False) -> int:
+              console: Console | None = None, reference: bool = False,
+              practice: bool = False, korean: bool = False) -> int:
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
     With ``reference`` the reference engine follows every decision of every hand
     (:class:`~gostop_core.lockstep.Lockstep`) and a disagreement raises
-    :class:`~gostop_core.lockstep.EngineDisagreement`."""
+    :class:`~gostop_core.lockstep.EngineDisagreement`.  With ``practice`` the
+    person may take decisions back; with ``korean`` cards and months are named
+    in Korean."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
-                       console=console, reference=reference).run()
+                       console=console, reference=reference, practice=practice,
+                       korean=korean).run()

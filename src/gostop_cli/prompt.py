@@ -16,6 +16,7 @@ from rich.text import Text
 from gostop_core import Game, IllegalMoveError, Move, MoveParseError
 
 __all__ = ["EndOfInput", "QuitGame", "Command", "COMMANDS", "command_of", "legend_text",
+           "help_text",
            "ask", "isatty", "read_decision", "why_illegal", "MOVE_FORMS"]
 
 
@@ -30,22 +31,28 @@ class QuitGame(Exception):
 @dataclass(frozen=True)
 class Command:
     """Something to type at a decision instead of a move: its ``name`` (the key
-    of the handler), the ``keys`` and words that call it, and its ``text`` in
-    the legend."""
+    of the handler), the ``keys`` and words that call it, its ``text`` in the
+    legend and its ``help`` sentence."""
 
     name: str
     keys: tuple[str, ...]
     text: str
+    help: str
 
 
 #: Every command, in legend order.  A screen offers those it has a handler for.
 COMMANDS: tuple[Command, ...] = (
-    Command("hint", ("?", "hint"), "hint"),
-    Command("help", ("h", "help"), "help"),
-    Command("board", ("b", "board"), "board"),
-    Command("position", ("p", "position"), "position"),
-    Command("undo", ("u", "undo"), "take back"),
-    Command("quit", ("q", "quit", "exit"), "quit"),
+    Command("hint", ("?", "hint"), "hint",
+            "rank every legal move with the expectimax bot (expected net points, chips or "
+            "balance of the hand)"),
+    Command("help", ("h", "help"), "help", "this help and the kinds of cards"),
+    Command("board", ("b", "board"), "board", "draw the board again"),
+    Command("position", ("p", "position"), "position",
+            "print your view string (for gostop hint); in practice also the full position"),
+    Command("undo", ("u", "undo"), "take back",
+            "practice only: take back your last decision"),
+    Command("quit", ("q", "quit", "exit"), "quit",
+            "leave the game (a match asks first)"),
 )
 
 #: The forms of a typed move, for the help.
@@ -75,6 +82,20 @@ def legend_text(available: Iterable[str]) -> Text:
             out.append(" · ", style="dim")
         out.append(command.keys[0], style="bold")
         out.append(f" {command.text}", style="dim")
+    return out
+
+
+def help_text(available: Iterable[str]) -> Text:
+    """What may be typed at a decision: a number, a move, or the commands named
+    in ``available``, one line each."""
+    names = set(available)
+    out = Text("Type the number of a choice, or a move: ", style="bold")
+    out.append(MOVE_FORMS + ".")
+    for command in COMMANDS:
+        if command.name in names:
+            keys = " or ".join(command.keys[:2])
+            out.append(f"\n  {keys:<14}", style="bold")
+            out.append(command.help)
     return out
 
 
