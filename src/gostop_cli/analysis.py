@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import click
 
-from gostop_core import GoStopError, Game, PlayerView, Rules, preset_names
+from gostop_core import GoStopError, Game, Move, PlayerView, Rules, preset_names
+from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
 from gostop_core.bots import ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
@@ -49,10 +50,14 @@ def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | 
     return bot.analyse(view)
 
 
-def public_line(line: Sequence[str], names: Sequence[str] | None = None) -> list[str]:
-    """A principal line as the seat may know it: its own moves as they are, a
-    card turned from the stock as ``flip`` and another seat's move as its name
-    (``p1`` by default), since the search drew those cards at random."""
+def public_line(line: Sequence[str], names: Sequence[str] | None = None,
+                known: Iterable[str] | None = None) -> list[str]:
+    """A principal line as the seat may know it.  The search drew the other
+    hands and the stock at random, so a card turned from the stock shows as
+    ``flip``, another seat's move as that seat's name (``p1`` by default), and
+    a move of the seat's own that names a card outside ``known`` (the cards it
+    holds or sees now; default: every card) as ``?``."""
+    seen = None if known is None else set(known)
     out = []
     for entry in line:
         if entry.startswith("flip:"):
@@ -60,9 +65,20 @@ def public_line(line: Sequence[str], names: Sequence[str] | None = None) -> list
         elif entry.startswith("p") and ":" in entry and entry[1:entry.index(":")].isdigit():
             other = int(entry[1:entry.index(":")])
             out.append(names[other] if names is not None else f"p{other}")
+        elif seen is not None and not _names_only(entry, seen):
+            out.append("?")
         else:
             out.append(entry)
     return out
+
+
+def _names_only(move: str, known: set[str]) -> bool:
+    """Whether every card a move names is in ``known``."""
+    try:
+        m = Move.from_str(move)
+    except (GoStopError, ValueError):
+        return False
+    return all(c is None or c in known for c in (m.card, m.target))
 
 
 def payout_unit(rules: Rules) -> str:
@@ -106,12 +122,15 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     ms = (time.perf_counter() - started) * 1000
-    unit = payout_unit(parse_view(view)[0])
+    rules, fields = parse_view(view)
+    unit = payout_unit(rules)
+    known = format_mask(fields["hand"] | fields["field"]).split()
     if as_json:
         click.echo(json.dumps({
             "seat": seat, "depth": depth, "samples": samples, "leaf": leaf, "ms": round(ms, 1),
             "unit": unit, "best": str(ranked[0].move),
-            "moves": [dict(r.as_dict(), public_line=public_line(r.line)) for r in ranked],
+            "moves": [dict(r.as_dict(), public_line=public_line(r.line, known=known))
+                      for r in ranked],
         }, indent=2))
         return
     click.echo(f"Seat {seat} to move; expectimax depth {depth}, {samples} samples, "
@@ -119,7 +138,7 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
     width = max(len(str(r.move)) for r in ranked)
     for i, r in enumerate(ranked, 1):
         click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}   "
-                   f"{' '.join(public_line(r.line))}")
+                   f"{' '.join(public_line(r.line, known=known))}")
 
 
 @click.command(epilog="""\b

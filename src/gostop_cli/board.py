@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import io
+import re
 from typing import Sequence
 
 from rich.console import Console, Group, RenderableType
@@ -96,8 +97,8 @@ def cards_text(codes: Sequence[str], sep: str = " ") -> Text:
 
 def card_words(code: str, korean: bool = False) -> str:
     """A card in words: its month and kind, and the set it belongs to:
-    ``"Nov double junk"``, ``"Dec bright (rain)"``; with ``korean``
-    ``"11월 쌍피"``, ``"12월 광 (비광)"``.  A bonus card: ``"bonus, 2 junk"``."""
+    ``"Nov double junk"``, ``"Dec bright, rain"``; with ``korean``
+    ``"11월 쌍피"``, ``"12월 광, 비광"``.  A bonus card: ``"bonus, 2 junk"``."""
     kind = card_kind(code)
     if kind == "X":
         junk = code[1:]
@@ -108,7 +109,7 @@ def card_words(code: str, korean: bool = False) -> str:
     bit = 1 << card_index(code)
     for mask, en, ko in _SPECIAL:
         if mask & bit:
-            text += f" ({ko if korean else en})"
+            text += f", {ko if korean else en}"
             break
     return text
 
@@ -152,6 +153,20 @@ def stake_text(doublings: int) -> str:
     if not doublings:
         return ""
     return f"stakes x{2 ** doublings} ({doublings} nagari{'s' if doublings > 1 else ''} before)"
+
+
+def you_grammar(text: str) -> str:
+    """``"You holds"`` -> ``"You hold"``: the engine's sentences say "<name> <verb>s"."""
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(1)
+        if word == "has":
+            return "You have"
+        if word == "is":
+            return "You are"
+        if word.endswith(("sses", "shes", "ches", "xes")):
+            return "You " + word[:-2]
+        return "You " + word[:-1]
+    return re.sub(r"\bYou (\w+s)\b", fix, text)
 
 
 def seat_names(seats: Sequence[str | None]) -> list[str]:

@@ -26,7 +26,7 @@ from gostop_core.lockstep import Lockstep
 from gostop_cli.analysis import hint_moves, payout_unit, public_line
 from gostop_cli.board import (
     family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
-    report_renderables, rules_line, seat_names, signed, stake_text, standings_text,
+    report_renderables, rules_line, seat_names, you_grammar, signed, stake_text, standings_text,
 )
 from gostop_cli.narration import Narrator, verb
 from gostop_cli.prompt import (
@@ -108,9 +108,13 @@ class Session:
         """Between turns: Enter goes on, q leaves."""
         if not self.pause:
             return
-        text = self.ask("Press Enter to continue (q quits) ").strip()
-        if command_of(text) == "quit":
+        undo = "u takes back, " if self.practice and self.checkpoints else ""
+        text = self.ask(f"Press Enter to continue ({undo}q quits) ").strip()
+        command = command_of(text)
+        if command == "quit":
             self.leave()
+        elif command == "undo" and self.practice:
+            self.take_back()
 
     def leave(self) -> None:
         """'q': leave the game; in the middle of a match, only once confirmed."""
@@ -235,8 +239,9 @@ class Session:
                                 f"net {unit} of the hand; then a likely line (flip = a card "
                                 "from the stock):", style="bold"))
         width = max(len(str(r.move)) for r in ranked)
+        known = view.hand.codes() + view.field.codes()
         for i, r in enumerate(ranked, 1):
-            rest = public_line(r.line[1:], self.names)
+            rest = public_line(r.line[1:], self.names, known)
             self.console.print(Text(f"  {i:>2}. {str(r.move):<{width}} {r.value:+7.2f}   "
                                     f"{' '.join(rest)}"))
 
@@ -303,8 +308,8 @@ class Session:
             self.say(f"After the drawn hand(s) before: {stake_text(g.stake_doublings)}.",
                      style="bold magenta")
         for ev in g.deal_events():
-            self.say(ev.describe(self.names), style="dim")
-        if not self.is_human(self.viewer) or not self.is_human(g.dealer):
+            self.say(you_grammar(ev.describe(self.names)), style="dim")
+        if not g.is_over() and (not self.is_human(self.viewer) or not self.is_human(g.dealer)):
             # a demo, or a bot plays first: the board before its move (the person's
             # board is drawn before each of their decisions)
             self.out(self.board())
@@ -318,19 +323,18 @@ class Session:
             assert seat is not None
             legal = list(g.legal_moves)
             bot = self.bots[seat]
-            if bot is None:
-                self.show_progress()
-                try:
+            try:
+                if bot is None:
+                    self.show_progress()
                     move = self.human_move(seat, legal)
-                except TakeBack:
-                    self.restore()
-                    continue
-                if self.practice:
-                    self.checkpoints.append((len(g.move_stack), dict(self.narrator.placed),
-                                             list(self.turn_events), self.shown))
-            else:
-                move = bot.choose(g.view(seat), legal)
-            self.push(move)
+                    if self.practice:
+                        self.checkpoints.append((len(g.move_stack), dict(self.narrator.placed),
+                                                 list(self.turn_events), self.shown))
+                else:
+                    move = bot.choose(g.view(seat), legal)
+                self.push(move)
+            except TakeBack:
+                self.restore()
         # what follows the last turn (a drawn hand, the scoring of a played-out
         # hand) is told by the report
         rest = [ev for ev in self.turn_events if ev.kind not in ("draw", "hand_end")]

@@ -1,0 +1,298 @@
+"""What a person sees and may type in ``gostop play``: the legend and the
+commands, hint values in the payout's units, the flow of the screens, cards in
+words and colours, the rules line, practice take-backs and quitting a match.
+Driven by scripted keys through Click's runner or ``run_game``."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sys
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from gostop_core import Game, Match, Rules, preset_names
+from gostop_core.bots import GreedyBot
+from gostop_cli.analysis import hint_moves, public_line
+from gostop_cli.board import KIND_STYLE, card_words, render_board, to_text
+from gostop_cli.main import cli
+from gostop_cli.play import run_game
+from gostop_cli.prompt import COMMANDS
+
+PRESET_PLAYERS = [(name, n) for name in preset_names() for n in Rules(name).allowed_players()]
+LEGEND = re.compile(r"^\? hint · h help · b board · p position( · u take back)? · q quit$",
+                    re.M)
+
+
+def runner() -> CliRunner:
+    try:  # click < 8.2 mixes stderr into the output unless told not to
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        return CliRunner()
+
+
+def invoke(*args: str, input: str | None = None, env: dict | None = None):
+    return runner().invoke(cli, list(args), input=input, catch_exceptions=False, env=env)
+
+
+def greedy_until(game: Game, stop) -> Game:
+    """Play ``game`` with greedy bots until ``stop(game)`` holds (or it ends)."""
+    bot = GreedyBot()
+    while not game.is_over() and not stop(game):
+        game.push(bot.choose(game.view(game.turn), list(game.legal_moves)))
+    return game
+
+
+def gostop_for_seat0(preset: str, players: int = 2) -> Game:
+    """A hand where seat 0 decides Go or Stop."""
+    for seed in range(300):
+        game = greedy_until(Game(preset, players, seed=seed),
+                            lambda g: g.phase == "gostop" and g.turn == 0)
+        if not game.is_over():
+            return game
+    raise AssertionError("no Go/Stop decision for seat 0")
+
+
+def scripted(monkeypatch, text: str) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+
+
+# ---------------------------------------------------------------- 1. legend and commands
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+def test_every_decision_screen_has_the_legend(preset, players):
+    out = invoke("play", "--rules", preset, "--players", str(players), "--seed", "4",
+                 "--no-pause", input="1\n" * 400).stdout
+    prompts = len(re.findall(r"^(Choose 1-\d+ or type a move|Type 1 \(or Enter\) to confirm): ",
+                             out, re.M))
+    assert prompts > 0
+    assert len(LEGEND.findall(out)) == prompts
+
+
+@pytest.mark.parametrize("word,expected", [
+    ("hint", "Hint: all "), ("?", "Hint: all "),
+    ("help", "Type the number of a choice, or a move"), ("h", "Cards: B bright"),
+    ("position", "gostop-view/1 "), ("p", "gostop-view/1 "),
+    ("board", "Your hand"),
+])
+def test_command_words_and_keys_are_accepted(word, expected):
+    out = invoke("play", "--seed", "7", "--no-pause", input=f"{word}\n").stdout
+    assert expected in out
+    assert "unknown card code" not in out
+
+
+def test_quit_word_leaves():
+    result = invoke("play", "--seed", "7", input="quit\n")
+    assert result.exit_code == 0 and "You left the game." in result.stdout
+
+
+def test_position_hides_the_full_position_outside_practice():
+    out = invoke("play", "--seed", "7", "--dealer", "0", input="p\n").stdout
+    game = Match("casual", 2, 7, dealer=0).new_hand()
+    assert game.view(0).to_str() in out
+    assert game.position() not in out
+    practice = invoke("play", "--seed", "7", "--dealer", "0", "--practice", input="p\n").stdout
+    assert game.position() in practice
+
+
+def test_help_names_every_command_in_the_same_words():
+    out = invoke("play", "--seed", "7", input="help\n").stdout
+    helptext = invoke("play", "--help").stdout
+    docs = open(os.path.join(os.path.dirname(__file__), "..", "docs", "cli.md"),
+                encoding="utf-8").read()
+    for command in COMMANDS:
+        keys = " or ".join(command.keys[:2])
+        assert keys in helptext, keys
+        assert f"`{command.keys[0]}`" in docs and f"`{command.keys[1]}`" in docs
+        if command.name != "undo":  # offered with --practice only
+            assert command.help in " ".join(out.split())
+
+
+# ---------------------------------------------------------------- 2. values in payout units
+@pytest.mark.parametrize("preset", ["casual", "traditional", "standard"])
+def test_a_stop_is_worth_what_it_pays(preset):
+    game = gostop_for_seat0(preset)
+    after = game.copy()
+    after.push("stop")
+    paid = after.outcome().chips[0]
+    ranked = {str(r.move): r.value for r in hint_moves(game.view(0), samples=16)}
+    assert ranked["stop"] == pytest.approx(paid)
+    result = invoke("hint", game.view(0).to_str(), "--samples", "16", "--json")
+    data = json.loads(result.stdout)
+    assert data["unit"] == ("points" if preset == "casual" else "chips")
+    stop = next(m for m in data["moves"] if m["move"] == "stop")
+    assert stop["value"] == pytest.approx(paid)
+
+
+def test_the_in_game_hint_of_a_stop_matches_the_menu(monkeypatch, capsys):
+    game = gostop_for_seat0("casual")
+    sv = game.view(0).stop_value
+    scripted(monkeypatch, "hint\nq\n")
+    run_game(game, [None, "greedy"], seed=0, pause=False)
+    out = capsys.readouterr().out
+    assert f"win {sv['base']} points" in out
+    line = next(ln for ln in out.splitlines() if re.match(r"\s+\d+\. stop ", ln))
+    assert float(line.split()[2]) == pytest.approx(sv["base"])
+
+
+# ---------------------------------------------------------------- 3. every move, public lines
+def test_the_in_game_hint_lists_every_move_and_no_hidden_card(monkeypatch, capsys):
+    game = Match("casual", 2, 7, dealer=0).new_hand()
+    legal = [str(m) for m in game.legal_moves]
+    scripted(monkeypatch, "?\nq\n")
+    run_game(game, [None, "greedy"], seed=0, pause=False)
+    out = capsys.readouterr().out
+    assert f"Hint: all {len(legal)} moves" in out
+    rows = re.findall(r"^\s+\d+\. (\S+) +[+-]\d+\.\d\d   (.*)$", out, re.M)
+    assert sorted(m for m, _ in rows) == sorted(legal)
+    view = game.view(0)
+    known = set(view.hand.codes()) | set(view.field.codes())
+    for _, line in rows:
+        for token in line.replace("Bot 1", "Bot1").split():
+            if token in ("flip", "Bot1", "?"):
+                continue
+            cards = re.findall(r"\d+[BARJDX]\d?|X\d", token)
+            assert cards and set(cards) <= known, (token, line)
+
+
+def test_public_line_hides_sampled_cards():
+    line = ["3B", "flip:5A", "p1:4R/4A", "flip:X3", "7J1", "10A"]
+    assert public_line(line, ["You", "Bot 1"], known=["3B", "7J1"]) == [
+        "3B", "flip", "Bot 1", "flip", "7J1", "?"]
+    assert public_line(line)[:3] == ["3B", "flip", "p1"]
+
+
+def test_gostop_hint_text_shows_no_sampled_card():
+    position = Game("casual", 2, seed=7).position()
+    out = invoke("hint", position, "--samples", "8").stdout
+    assert "flip:" not in out and "p1:" not in out
+    assert "values in expected net points" in out
+
+
+# ---------------------------------------------------------------- 4. flow
+def test_between_turns_the_wait_says_continue():
+    out = invoke("play", "--seed", "5", input="1\n" * 400).stdout
+    assert "Press Enter to continue (q quits)" in out
+    assert "pass the turn" not in out
+
+
+def test_a_bot_dealer_moves_after_you_have_seen_the_board():
+    out = invoke("play", "--seed", "5", "--dealer", "1", input="1\n" * 400).stdout
+    assert out.index("Your hand") < out.index("Turn 1 · Bot 1")
+
+
+def test_one_choice_is_confirmed_not_chosen_from_1_to_1():
+    for seed in range(40):
+        out = invoke("play", "--rules", "standard", "--seed", str(seed), "--no-pause",
+                     input="1\n" * 400).stdout
+        assert "Choose 1-1 " not in out
+        if "Type 1 (or Enter) to confirm" in out:
+            return
+    pytest.skip("no single-choice decision in these deals")
+
+
+def test_the_final_board_owes_no_flip_only_turn():
+    game = greedy_until(Game("standard", 2, seed=0), lambda g: False)
+    assert "flip-only" not in to_text(render_board(game))
+
+
+def test_the_bomb_is_explained_once():
+    # traditional, seed 2: greedy bots, the winner shook and dropped a bomb
+    game = greedy_until(Game("traditional", 2, seed=2), lambda g: False)
+    from gostop_cli.board import report_renderables
+    from rich.console import Group
+    text = to_text(Group(*report_renderables(game, game.outcome(), ["You", "Bot 1"])))
+    assert text.count("bomb counts as a shake") == 1
+
+
+def test_a_go_with_an_empty_hand_is_explained():
+    from gostop_cli.narration import Narrator
+    from gostop_core import Move
+    for seed in range(400):
+        game = greedy_until(Game("casual", 2, seed=seed),
+                            lambda g: g.phase == "gostop" and not len(g.hand(g.turn)))
+        if not game.is_over():
+            view = game.view(game.turn)
+            text = Narrator(game, ["You", "Bot 1"]).describe(view, Move("go"))
+            assert "your hand is empty" in text and "can only" in text
+            return
+    pytest.skip("no Go/Stop decision with an empty hand in these deals")
+
+
+# ---------------------------------------------------------------- 5. cards
+def test_cards_in_words():
+    assert card_words("11D") == "Nov double junk"
+    assert card_words("12B") == "Dec bright, rain"
+    assert card_words("8B", korean=True) == "8월 광"
+    out = invoke("play", "--rules", "traditional", "--seed", "75", "--dealer", "0",
+                 input="").stdout
+    assert re.search(r"\(\w{3} (junk|bright|animal|ribbon|double junk)", out)
+    korean = invoke("play", "--rules", "traditional", "--seed", "75", "--dealer", "0",
+                    "--korean", input="").stdout
+    assert "월" in korean and "Field  " in korean
+
+
+def test_card_colours_suit_dark_and_light_terminals():
+    for kind, style in KIND_STYLE.items():
+        assert not re.search(r"white|black|bright_yellow|^yellow|on ", style), (kind, style)
+
+
+def test_no_color_is_respected(monkeypatch):
+    game = Game("standard", 2, seed=3)
+    buf = io.StringIO()
+    Console(file=buf, force_terminal=True, color_system="truecolor").print(render_board(game))
+    assert re.search(r"\x1b\[[0-9;]*3[0-9;]*m", buf.getvalue())  # coloured by default
+    monkeypatch.setenv("NO_COLOR", "1")
+    buf = io.StringIO()
+    Console(file=buf, force_terminal=True, color_system="truecolor").print(render_board(game))
+    assert not re.search(r"\x1b\[(\d+;)*(3[0-7]|38|9[0-7])(;\d+)*m", buf.getvalue())
+
+
+# ---------------------------------------------------------------- 6. presets in words
+@pytest.mark.parametrize("preset", preset_names())
+def test_the_first_screen_says_which_rules_are_in_force(preset):
+    out = invoke("play", "--rules", preset, "--seed", "1", input="").stdout
+    assert re.search(rf"^Rules: {preset}, \S", out, re.M)
+    assert not re.search(r"seeds? 0\d\d", out)
+
+
+def test_no_user_text_names_a_preset_by_its_seed():
+    root = os.path.join(os.path.dirname(__file__), "..")
+    paths = [os.path.join(root, "README.md"), os.path.join(root, "docs", "cli.md")]
+    src = os.path.join(root, "src", "gostop_cli")
+    paths += [os.path.join(src, f) for f in os.listdir(src) if f.endswith(".py")]
+    for path in paths:
+        text = open(path, encoding="utf-8").read()
+        assert not re.search(r"\bseeds? 0\d\d", text), path
+        assert not re.search(r"\bissue \d+\b|work item", text, re.I), path
+
+
+# ---------------------------------------------------------------- 9. practice and quitting
+def test_practice_takes_back_the_last_decision(monkeypatch, capsys):
+    game = Match("casual", 2, 7, dealer=0).new_hand()
+    start = game.position()
+    scripted(monkeypatch, "1\n\nu\nq\n")
+    run_game(game, [None, "greedy"], seed=0, pause=True, practice=True)
+    out = capsys.readouterr().out
+    assert "Taken back: your " in out
+    assert game.position() == start and not game.move_stack
+
+
+def test_take_back_needs_practice():
+    out = invoke("play", "--seed", "7", input="u\nq\n").stdout
+    assert "'u' is not available here." in out
+    result = invoke("play", "--practice", "--auto")
+    assert result.exit_code == 2
+
+
+def test_a_match_asks_before_quitting():
+    result = invoke("play", "--hands", "3", "--seed", "7", "--no-pause", input="q\nn\nq\ny\n")
+    out = result.stdout
+    assert "Leave the match in hand 1 of 3?" in out
+    assert "The match goes on." in out
+    assert "You left the game." in out and result.exit_code == 0
+    single = invoke("play", "--seed", "7", input="q\n").stdout
+    assert "Leave the match" not in single and "You left the game." in single
