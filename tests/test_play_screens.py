@@ -112,12 +112,20 @@ def test_help_names_every_command_in_the_same_words():
 
 
 # ---------------------------------------------------------------- 2. values in payout units
+def stop_pays(game: Game) -> int:
+    """What a Stop now brings seat 0, as the Stop line of the menu says it: the
+    points (casual), or what the opponents pay (chip rules)."""
+    sv = game.view(0).stop_value
+    return sv["base"] if game.rules.payment == 0 else sum(sv["pay"])
+
+
 @pytest.mark.parametrize("preset", ["casual", "traditional", "standard"])
 def test_a_stop_is_worth_what_it_pays(preset):
     game = gostop_for_seat0(preset)
     after = game.copy()
     after.push("stop")
-    paid = after.outcome().chips[0]
+    paid = after.outcome().chips[0] - game.view(0).chips[0]
+    assert paid == stop_pays(game)
     ranked = {str(r.move): r.value for r in hint_moves(game.view(0), samples=16)}
     assert ranked["stop"] == pytest.approx(paid)
     result = invoke("hint", game.view(0).to_str(), "--samples", "16", "--json")
@@ -125,6 +133,19 @@ def test_a_stop_is_worth_what_it_pays(preset):
     assert data["unit"] == ("points" if preset == "casual" else "chips")
     stop = next(m for m in data["moves"] if m["move"] == "stop")
     assert stop["value"] == pytest.approx(paid)
+
+
+def test_chips_paid_earlier_in_the_hand_are_not_counted_again():
+    # traditional, match seed 75: Bot 1's first-turn ppeok costs you 3 chips at once;
+    # later a Stop would bring 36 (the menu: "Bot 1 pays 36"), and the hint says so
+    match = Match("traditional", 2, 75)
+    game = match.new_hand()
+    game = greedy_until(game, lambda g: g.turn == 0 and g.view(0).chips[0] < 0
+                        and g.phase == "gostop")
+    if game.is_over():
+        pytest.skip("no Go/Stop decision after chips were paid")
+    ranked = {str(r.move): r.value for r in hint_moves(game.view(0), samples=8)}
+    assert ranked["stop"] == pytest.approx(stop_pays(game))
 
 
 def test_the_in_game_hint_of_a_stop_matches_the_menu(monkeypatch, capsys):
@@ -169,7 +190,7 @@ def test_gostop_hint_text_shows_no_sampled_card():
     position = Game("casual", 2, seed=7).position()
     out = invoke("hint", position, "--samples", "8").stdout
     assert "flip:" not in out and "p1:" not in out
-    assert "values in expected net points" in out
+    assert "values: expected net points from here" in out
 
 
 # ---------------------------------------------------------------- 4. flow

@@ -5,6 +5,7 @@ position, and bots against each other on duplicate deals.  Registered on the
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import os
 import time
 from typing import Any, Iterable, Sequence
@@ -43,11 +44,15 @@ def _view_text(position: str) -> tuple[str, int]:
 def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | None = None,
                seed: int = 0, leaf: str | None = None) -> list[RankedMove]:
     """Every legal move of the view's seat ranked by the expectimax bot, valued
-    in the payout's units: the expected net points (chips, balance) of the hand
-    for that seat.  The bot's own preference for won hands (its win bonus) is
-    left out, so a Stop is worth exactly what it pays."""
+    in the payout's units: the net points (chips, balance) the hand is expected
+    to bring that seat from this decision on.  Chips already paid this hand (a
+    first-turn ppeok...) are left out, and so is the bot's own preference for
+    won hands (its win bonus), so a Stop is worth exactly what it pays."""
+    text = view if isinstance(view, str) else view.to_str()
+    _, fields = parse_view(text)
+    booked = fields["chips"][fields["seat"]]
     bot = ExpectimaxBot(seed, depth=depth, samples=samples, leaf=leaf, win_bonus=0.0)
-    return bot.analyse(view)
+    return [replace(r, value=r.value - booked) for r in bot.analyse(text)]
 
 
 def public_line(line: Sequence[str], names: Sequence[str] | None = None,
@@ -109,9 +114,10 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
 
     POSITION is a position string (gostop/1 ..., the seat to move is advised and
     only its view is used) or the player-view string (gostop-view/1 ...) of the
-    seat to move.  Values are in the payout's units: the expected net points
-    (chips under chip rules, balance under family rules) the hand brings that
-    seat by the search's model (docs/search.md); a Stop is worth what it pays.
+    seat to move.  Values are in the payout's units: the net points (chips
+    under chip rules, balance under family rules) the hand is expected to bring
+    that seat from this decision on, by the search's model (docs/search.md); a
+    Stop is worth what it pays.
     The line shows the seat's own moves; "flip" is a card turned from the
     stock and p1, p2... another seat's move, since those cards are unknown
     (--json gives the line of one sampled deal with its cards)."""
@@ -134,7 +140,7 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
         }, indent=2))
         return
     click.echo(f"Seat {seat} to move; expectimax depth {depth}, {samples} samples, "
-               f"{leaf} leaves ({ms:.0f} ms); values in expected net {unit}")
+               f"{leaf} leaves ({ms:.0f} ms); values: expected net {unit} from here")
     width = max(len(str(r.move)) for r in ranked)
     for i, r in enumerate(ranked, 1):
         click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}   "

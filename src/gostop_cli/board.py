@@ -291,7 +291,7 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
         line.append_text(hand_text(cards, korean) if cards else Text("(empty)", style="dim"))
         owed = v.flip_only[s]
         if owed and not over:
-            how = "may be used at any time" if rules.bomb_flip_only_optional else "forced"
+            how = "to use when you like" if rules.bomb_flip_only_optional else "forced"
             line.append(f"   ({owed} flip-only turn{'s' if owed > 1 else ''} owed: {how})",
                         style="dim")
         parts += [Text(), line]
@@ -433,7 +433,7 @@ def report_lines(game: Game, outcome: Outcome, names: list[str]) -> list[str]:
     lines = []
     for line in outcome.report(names):
         if "You" in names:
-            line = line.replace("You pays ", "You pay ")
+            line = line.replace("You pays ", "You pay ").replace("You: pays ", "You pay ")
         head, sep, why = line.partition(" (x")
         if sep and (" pays " in head or " pay " in head):
             line = head + sep + why.replace("_", "-")  # pi_bak -> pi-bak, as said elsewhere
@@ -512,15 +512,14 @@ def family_caption(game: Game) -> Text:
 
 #: Each preset in plain words: what it plays.
 PRESET_SUMMARY = {
-    "casual": "the quick screen rules: a played card takes its match at once, bonus cards, "
-              "bombs; no ppeok, no shaking, no baks; the winner scores the points (2-4 players)",
-    "traditional": "traditional rules for chips (2-3 players): no bonus cards; ppeok, sweeps "
-                   "and steals, shaking, gwang-/pi-/mong-/go-bak; the winner deals next",
-    "standard": "the full Korean rules, Matgo with 2 players (2-3): bonus cards, ppeok, sweeps "
-                "and steals, shaking, gwang-/pi-/go-bak, a night/day draw for the first "
-                "dealer; chips",
-    "family": "the family point-counting game (2-4 players): no Go/Stop, the stock is played "
-              "out and card points are counted against an even share",
+    "casual": "quick screen rules: pairs taken at once, bonus cards, bombs; no ppeok, shaking, "
+              "baks",
+    "traditional": "chips for 2-3 players: ppeok, sweeps and steals, shaking, baks; no bonus "
+                   "cards",
+    "standard": "the full Korean rules (Matgo): bonus cards, ppeok, steals, shaking, baks; "
+                "chips",
+    "family": "card points, no Go/Stop: the stock is played out and counted against an even "
+              "share",
 }
 
 
@@ -533,7 +532,6 @@ def rules_line(rules: Rules) -> Text:
     _, plus, changed = token.partition("+")
     if plus:
         out.append(f"; changed: {changed.replace('+', ', ')}")
-    out.append(f" (gostop rules {rules.preset} lists every rule)", style="dim")
     return out
 
 

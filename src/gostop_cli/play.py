@@ -181,6 +181,7 @@ class Session:
         for i, move in enumerate(legal, 1):
             grid.add_row(Text(f"  {i})", style="bold"), str(move), self.narrator.describe(view, move))
         self.console.print(grid)
+        self.console.print(legend_text(self.commands()))
 
     def human_move(self, seat: int, legal: list[Move]) -> Move:
         g = self.game
@@ -207,7 +208,6 @@ class Session:
                 f"{asker} asks for a showdown, showing {view.showdown_card}, another player's "
                 "win-card: receive it or refuse?", style="bold"))
         self.print_options(view, legal)
-        self.console.print(legend_text(self.commands()))
 
         def redraw() -> None:
             self.console.print(self.board())
@@ -235,9 +235,9 @@ class Session:
         only, in the payout's units; the line shows only what the seat may know."""
         ranked = hint_moves(view)
         unit = payout_unit(view.rules)
-        self.console.print(Text(f"Hint: all {len(ranked)} moves, best first, with the expected "
-                                f"net {unit} of the hand; then a likely line (flip = a card "
-                                "from the stock):", style="bold"))
+        self.console.print(Text(f"Hint: all {len(ranked)} moves, best first, with the net {unit} "
+                                "each should bring you from here (a Stop: what it pays), then a "
+                                "likely line (flip = a card from the stock):", style="bold"))
         width = max(len(str(r.move)) for r in ranked)
         known = view.hand.codes() + view.field.codes()
         for i, r in enumerate(ranked, 1):
@@ -274,9 +274,10 @@ class Session:
         self.shown = shown
         self.board_turn = -1
         mine = taken[-1] if taken else None
-        self.say(f"Taken back: your {mine}" + (f" and the {len(taken) - 1} move(s) after it"
-                                                if len(taken) > 1 else "") + ".",
-                 style="yellow")
+        after = len(taken) - 1
+        self.say(f"Taken back: your {mine}" + (
+            f" and the {after} move{'s' if after > 1 else ''} after it" if after else "") + ".",
+            style="yellow")
 
     # ---------------------------------------------------------------- the hand
     def intro(self) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from gostop_core import Game, IllegalMoveError, Move, MoveParseError
@@ -85,18 +86,19 @@ def legend_text(available: Iterable[str]) -> Text:
     return out
 
 
-def help_text(available: Iterable[str]) -> Text:
+def help_text(available: Iterable[str]) -> RenderableType:
     """What may be typed at a decision: a number, a move, or the commands named
     in ``available``, one line each."""
     names = set(available)
-    out = Text("Type the number of a choice, or a move: ", style="bold")
-    out.append(MOVE_FORMS + ".")
+    head = Text("Type the number of a choice, or a move: ", style="bold")
+    head.append(MOVE_FORMS + ".  Or a command, as a key or a word:")
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column()
     for command in COMMANDS:
         if command.name in names:
-            keys = " or ".join(command.keys[:2])
-            out.append(f"\n  {keys:<14}", style="bold")
-            out.append(command.help)
-    return out
+            grid.add_row("  " + " or ".join(command.keys[:2]), command.help)
+    return Group(head, grid)
 
 
 def ask(console: Console, prompt: str, echo: bool) -> str:
