@@ -235,9 +235,10 @@ class Session:
         only, in the payout's units; the line shows only what the seat may know."""
         ranked = hint_moves(view)
         unit = payout_unit(view.rules)
+        stop = " (a Stop: what it pays)" if view.rules.go_stop else ""
         self.console.print(Text(f"Hint: all {len(ranked)} moves, best first, with the net {unit} "
-                                "each should bring you from here (a Stop: what it pays), then a "
-                                "likely line (flip = a card from the stock):", style="bold"))
+                                f"each should bring you from here{stop}, then a likely line "
+                                "(flip = a card from the stock):", style="bold"))
         width = max(len(str(r.move)) for r in ranked)
         known = view.hand.codes() + view.field.codes()
         for i, r in enumerate(ranked, 1):
