@@ -1,5 +1,6 @@
 """The ``gostop`` command: argument parsing only.  Every rule lives in the engine
-(:mod:`gostop_core`); the interactive game is in :mod:`gostop_cli.play`."""
+(:mod:`gostop_core`); the interactive game is in :mod:`gostop_cli.play`, its board
+in :mod:`gostop_cli.board`, the options every command shares in :mod:`gostop_cli.options`."""
 
 from __future__ import annotations
 

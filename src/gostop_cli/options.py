@@ -72,6 +72,11 @@ def make_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
         return Rules(preset, **values)
 
 
+#: The presets in a few words, for --help.
+PRESETS_HELP = ("Rules preset: casual (quick screen rules), traditional (chips, 2-3 players), "
+                "standard (the full Korean rules, Matgo), family (card points, no Go/Stop).")
+
+
 def rules_options(func: Callable[..., Any]) -> Callable[..., Any]:
     func = click.option(
         "--set", "overrides", multiple=True, metavar="FIELD=VALUE",
@@ -79,7 +84,7 @@ def rules_options(func: Callable[..., Any]) -> Callable[..., Any]:
              "'gostop rules' lists the fields).")(func)
     func = click.option(
         "--rules", "preset", type=click.Choice(preset_names()), default=preset_names()[0],
-        show_default=True, help="Rules preset.")(func)
+        show_default=True, help=PRESETS_HELP)(func)
     return func
 
 
