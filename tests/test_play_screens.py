@@ -257,8 +257,17 @@ def test_cards_in_words():
 
 
 def test_card_colours_suit_dark_and_light_terminals():
+    """No text in a colour that vanishes on a dark or on a light background
+    (white, black, yellow, cyan); borders may be coloured."""
+    pale = re.compile(r"\b(white|black|yellow|bright_\w+|cyan)\b|\bon ")
     for kind, style in KIND_STYLE.items():
-        assert not re.search(r"white|black|bright_yellow|^yellow|on ", style), (kind, style)
+        assert not pale.search(style), (kind, style)
+    src = os.path.join(os.path.dirname(__file__), "..", "src", "gostop_cli")
+    for name in os.listdir(src):
+        if name.endswith(".py"):
+            text = open(os.path.join(src, name), encoding="utf-8").read()
+            for style in re.findall(r'(?<!border_)style="([^"]*)"', text):
+                assert not pale.search(style), (name, style)
 
 
 def test_no_color_is_respected(monkeypatch):
@@ -317,3 +326,66 @@ def test_a_match_asks_before_quitting():
     assert "You left the game." in out and result.exit_code == 0
     single = invoke("play", "--seed", "7", input="q\n").stdout
     assert "Leave the match" not in single and "You left the game." in single
+
+
+# ---------------------------------------------------------------- in a real terminal
+def pty_session(keys: list[str], env: dict[str, str], args: tuple[str, ...] = ()) -> str:
+    """Run ``gostop play`` in a pseudo-terminal, typing each of ``keys`` once the
+    output has settled; returns everything it printed."""
+    import pty
+    import select
+    import subprocess
+    import time
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gostop_cli", "play", "--seed", "7", "--dealer", "0", *args],
+        stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+        env={**os.environ, "COLUMNS": "100", "TERM": "xterm-256color", **env})
+    os.close(slave)
+    out = b""
+
+    def read(seconds: float) -> None:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                out += chunk
+
+    try:
+        read(3.0)
+        for key in keys:
+            os.write(master, key.encode() + b"\r")
+            read(1.5)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return out.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_in_a_terminal_cards_are_coloured_unless_no_color():
+    coloured = pty_session(["help", "quit"], {})
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", coloured)
+    assert "Cards: B bright" in text and "You left the game." in text
+    assert re.search(r"\x1b\[[0-9;]*38;5;\d+[0-9;]*m", coloured)  # 256-colour kinds
+    plain = pty_session(["help", "quit"], {"NO_COLOR": "1"})
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", plain)
+    assert "Cards: B bright" in text and "You left the game." in text
+    assert not re.search(r"\x1b\[(\d+;)*(3[0-7]|38|9[0-7])(;\d+)*m", plain)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_in_a_terminal_practice_takes_back_a_move():
+    out = pty_session(["3", "", "u", "quit"], {}, ("--practice",))
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out)
+    assert "Taken back: your 3J2/3B" in plain
+    assert plain.count("Choose 1-11 or type a move") >= 2

@@ -124,14 +124,16 @@ def month_word(month: int, korean: bool = False) -> str:
     return f"{month}월" if korean else MONTH_ABBR[month]
 
 
-def kinds_legend() -> Text:
-    """The kinds of cards, each in its colour, for the help screen."""
+def kinds_legend(korean: bool = False) -> Text:
+    """The kinds of cards, each in its colour, for the help screen (with their
+    Korean names with ``korean``)."""
     out = Text("Cards: ", style="bold")
     for i, kind in enumerate(KIND_STYLE):
         if i:
             out.append(" · ", style="dim")
         out.append(kind, style=KIND_STYLE[kind])
-        out.append(f" {KIND_WORD[kind]} ({KIND_COLOUR[kind]})")
+        ko = f" {KIND_NAMES[kind][1]}" if korean else ""
+        out.append(f" {KIND_WORD[kind]}{ko} ({KIND_COLOUR[kind]})")
     out.append("\nA code is the month (1-12) and the kind: 8B = August bright, 11D = "
                "November double junk; J1/J2 tell two junk cards of a month apart.", style="dim")
     return out

@@ -176,7 +176,7 @@ class Session:
     def print_options(self, view: PlayerView, legal: Sequence[Move]) -> None:
         grid = Table.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True)
-        grid.add_column(no_wrap=True, style="bold cyan")
+        grid.add_column(no_wrap=True, style="bold")
         grid.add_column()
         for i, move in enumerate(legal, 1):
             grid.add_row(Text(f"  {i})", style="bold"), str(move), self.narrator.describe(view, move))
@@ -201,7 +201,7 @@ class Session:
         elif g.phase == "gostop":
             self.console.print(Text(
                 f"You have {g.score(seat).total} points ({g.threshold()} needed): Go or Stop?",
-                style="bold yellow"))
+                style="bold dark_orange3"))
         elif g.phase == "showdown":
             asker = "-" if view.showdown_caller is None else self.names[view.showdown_caller]
             self.console.print(Text(
@@ -215,7 +215,7 @@ class Session:
 
         def show_help() -> None:
             self.console.print(help_text(self.commands()))
-            self.console.print(kinds_legend())
+            self.console.print(kinds_legend(self.korean))
             self.print_options(view, legal)
 
         handlers = {"hint": lambda: self.show_hint(view), "help": show_help,
@@ -259,7 +259,7 @@ class Session:
     def take_back(self) -> None:
         """'u' (practice): undo the person's last decision and what followed it."""
         if not self.checkpoints:
-            self.console.print(Text("Nothing to take back yet.", style="yellow"))
+            self.console.print(Text("Nothing to take back yet.", style="dark_orange3"))
             return
         raise TakeBack
 
@@ -278,7 +278,7 @@ class Session:
         after = len(taken) - 1
         self.say(f"Taken back: your {mine}" + (
             f" and the {after} move{'s' if after > 1 else ''} after it" if after else "") + ".",
-            style="yellow")
+            style="dark_orange3")
 
     # ---------------------------------------------------------------- the hand
     def intro(self) -> None:
@@ -375,14 +375,14 @@ def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = T
     try:
         session.play()
     except EndOfInput:
-        session.console.print(Text("End of input: the game is abandoned.", style="yellow"))
+        session.console.print(Text("End of input: the game is abandoned.", style="dark_orange3"))
         return 0
     except QuitGame:
-        session.console.print(Text("You left the game.", style="yellow"))
+        session.console.print(Text("You left the game.", style="dark_orange3"))
         return 0
     except KeyboardInterrupt:
         session.console.print()
-        session.console.print(Text("Interrupted: the game is abandoned.", style="yellow"))
+        session.console.print(Text("Interrupted: the game is abandoned.", style="dark_orange3"))
         return 130
     if quiet:
         outcome = game.outcome()
@@ -455,14 +455,14 @@ class MatchRunner:
             if self.reference:
                 self.console.print(self.reference_line(), soft_wrap=True)
         except EndOfInput:
-            self.console.print(Text("End of input: the game is abandoned.", style="yellow"))
+            self.console.print(Text("End of input: the game is abandoned.", style="dark_orange3"))
             return 0
         except QuitGame:
-            self.console.print(Text("You left the game.", style="yellow"))
+            self.console.print(Text("You left the game.", style="dark_orange3"))
             return 0
         except KeyboardInterrupt:
             self.console.print()
-            self.console.print(Text("Interrupted: the game is abandoned.", style="yellow"))
+            self.console.print(Text("Interrupted: the game is abandoned.", style="dark_orange3"))
             return 130
         return 0
 
