@@ -95,12 +95,12 @@ Examples:
 \b
 At a decision: type the number of a choice or a move (3B, 9R/9A, X2, bomb9,
 shake9, fliponly, flip/9A, go, stop), or a command:
-  ? or hint      rank every legal move (expected net points, chips or balance)
-  h or help      the help and the kinds of cards
+  ? or hint      rank every legal move by the net points (chips, balance) it should bring
+  h or help      this help and the kinds of cards
   b or board     draw the board again
-  p or position  your view string (with --practice also the full position)
-  u or undo      take back your last decision (--practice only)
-  q or quit      leave (a match asks first)
+  p or position  print your view string (in practice also the full position)
+  u or undo      take back your last decision (practice only)
+  q or quit      leave the game (a match asks first)
 End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
 @players_option
 @rules_options

@@ -44,16 +44,13 @@ class Command:
 #: Every command, in legend order.  A screen offers those it has a handler for.
 COMMANDS: tuple[Command, ...] = (
     Command("hint", ("?", "hint"), "hint",
-            "rank every legal move with the expectimax bot (expected net points, chips or "
-            "balance of the hand)"),
+            "rank every legal move by the net points (chips, balance) it should bring"),
     Command("help", ("h", "help"), "help", "this help and the kinds of cards"),
     Command("board", ("b", "board"), "board", "draw the board again"),
     Command("position", ("p", "position"), "position",
-            "print your view string (for gostop hint); in practice also the full position"),
-    Command("undo", ("u", "undo"), "take back",
-            "practice only: take back your last decision"),
-    Command("quit", ("q", "quit", "exit"), "quit",
-            "leave the game (a match asks first)"),
+            "print your view string (in practice also the full position)"),
+    Command("undo", ("u", "undo"), "take back", "take back your last decision (practice only)"),
+    Command("quit", ("q", "quit", "exit"), "quit", "leave the game (a match asks first)"),
 )
 
 #: The forms of a typed move, for the help.
