@@ -86,7 +86,7 @@ class RecordError(GoStopError, ValueError):
     def _text(self) -> str:
         where = f"line {self.line}: " if self.line is not None else ""
         if self.index is not None:
-            who = f"seat {self.seat} " if self.seat is not None else ""
+            who = f"seat {self.seat}, " if self.seat is not None else ""
             where += f"decision {self.index + 1} ({who}{self.move}): "
         return where + self.reason
 
@@ -171,10 +171,31 @@ class Record:
             out.setdefault(key, value)
         return out
 
-    def to_json(self, indent: int | None = None) -> str:
-        """One line of JSON (``indent`` for a readable file)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent,
-                          separators=None if indent else (",", ":"))
+    def to_json(self, pretty: bool = False) -> str:
+        """One line of JSON, or with ``pretty`` a readable object over several
+        lines: a line per field, per decision and per outcome entry."""
+        data = self.to_dict()
+        if not pretty:
+            return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+        def one(value: Any) -> str:
+            return json.dumps(value, ensure_ascii=False)
+
+        def block(items: list[str], open_: str, close: str, pad: str) -> str:
+            if not items:
+                return open_ + close
+            return open_ + "\n" + ",\n".join(pad + "  " + i for i in items) + "\n" + pad + close
+
+        rows = []
+        for key, value in data.items():
+            if key == "decisions":
+                text = block([one(d) for d in value], "[", "]", "  ")
+            elif key == "outcome" and isinstance(value, dict):
+                text = block([f"{one(k)}: {one(v)}" for k, v in value.items()], "{", "}", "  ")
+            else:
+                text = one(value)
+            rows.append(f"{one(key)}: {text}")
+        return block(rows, "{", "}", "")
 
     @classmethod
     def from_dict(cls, data: Any, line: int | None = None) -> "Record":
@@ -257,7 +278,9 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            what = "truncated JSON" if exc.pos >= len(text.rstrip()) else "not valid JSON"
+            body = text.strip()
+            cut = body.startswith("{") and not body.endswith("}") or exc.pos >= len(body)
+            what = "truncated JSON" if cut else "not valid JSON"
             raise RecordError(f"{what} ({exc.msg}, column {exc.colno})", "json", line) from None
         except RecursionError:
             raise RecordError("not valid JSON (nested too deeply)", "json", line) from None
