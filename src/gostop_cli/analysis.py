@@ -14,12 +14,9 @@ import click
 from gostop_core import GoStopError, Game, preset_names
 from gostop_core.bots import ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
+from gostop_cli.options import CommandError, make_rules
 
 __all__ = ["hint", "arena", "hint_moves"]
-
-
-class _Error(click.ClickException):
-    exit_code = 2
 
 
 def _view_text(position: str) -> tuple[str, int]:
@@ -29,14 +26,14 @@ def _view_text(position: str) -> tuple[str, int]:
         from gostop_core.notation import parse_view
         _, fields = parse_view(text)
         if fields["phase"] == 3:
-            raise _Error("the hand is over: there is no move to hint")
+            raise CommandError("the hand is over: there is no move to hint")
         if fields["seat"] != fields["to_move"]:
-            raise _Error(f"this is seat {fields['seat']}'s view but seat {fields['to_move']} "
+            raise CommandError(f"this is seat {fields['seat']}'s view but seat {fields['to_move']} "
                          "is to move: hint needs the view of the seat to move")
         return text, fields["seat"]
     game = Game.from_position(text)
     if game.is_over():
-        raise _Error("the hand is over: there is no move to hint")
+        raise CommandError("the hand is over: there is no move to hint")
     seat = game.turn
     assert seat is not None
     return game.view(seat).to_str(), seat
@@ -77,7 +74,7 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
         view, seat = _view_text(position)
         ranked = hint_moves(view, depth, samples, seed, leaf)
     except (GoStopError, ValueError) as exc:
-        raise _Error(" ".join(str(exc).split())) from None
+        raise CommandError(" ".join(str(exc).split())) from None
     ms = (time.perf_counter() - started) * 1000
     if as_json:
         click.echo(json.dumps({
@@ -122,7 +119,6 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     completed with the last; default: expectimax greedy).  Each deal is replayed
     with the seats rotated.  Reports each bot's mean net points per game with a
     95% confidence interval (over deals), its win rate, and the draw rate."""
-    from gostop_cli.main import make_rules
     from gostop_core.arena import run_arena
     rules = make_rules(preset, overrides)
     names = list(bots) or ["expectimax", "greedy"]
@@ -147,14 +143,14 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
                                on_deal=lambda done: bar.update(task, completed=done),
                                keep_records=records_path is not None)
     except (GoStopError, ValueError) as exc:
-        raise _Error(" ".join(str(exc).split())) from None
+        raise CommandError(" ".join(str(exc).split())) from None
     if records_path is not None:
         from gostop_core.records import write_records
         try:
             with open(records_path, "w", encoding="utf-8") as fh:
                 write_records(fh, (r.record for r in result.records if r.record is not None))
         except OSError as exc:
-            raise _Error(f"cannot write {records_path}: {exc.strerror or exc}") from None
+            raise CommandError(f"cannot write {records_path}: {exc.strerror or exc}") from None
     seconds = time.perf_counter() - started
     if as_json:
         data: dict[str, Any] = result.as_dict()

@@ -3,43 +3,24 @@
 
 from __future__ import annotations
 
-import json
-import random
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import click
 
-from gostop_core import (
-    FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names,
-    score as score_pile,
-)
+from gostop_core import FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names
+from gostop_core import score as score_pile
 from gostop_core.bots import BOT_NAMES, make_bot
 from gostop_core.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
-
-MAX_SEED = 2 ** 64 - 1
-
-
-# ---------------------------------------------------------------- errors
-class CommandError(click.ClickException):
-    """Bad input found by the engine: ``Error: <message>`` on one line, exit 2."""
-
-    exit_code = 2
-
-
-@contextmanager
-def engine_errors(what: str = "") -> Iterator[None]:
-    """Turn the engine's own errors into a one-line :class:`CommandError`."""
-    try:
-        yield
-    except (GoStopError, ValueError) as exc:
-        message = " ".join(str(exc).split())
-        raise CommandError(f"{what}{message}") from None
+from gostop_cli.analysis import arena, hint
+from gostop_cli.options import (  # noqa: F401  (re-exported: older imports from main)
+    MAX_SEED, CommandError, dealer_option, dump, engine_errors, json_option, make_rules,
+    new_game, players_option, random_seed, rules_options, seed_option,
+)
 
 
 class GostopGroup(click.Group):
@@ -65,77 +46,6 @@ class GostopGroup(click.Group):
             click.echo("Aborted.", err=True)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
-
-
-# ---------------------------------------------------------------- shared options
-def _parse_overrides(values: tuple[str, ...]) -> dict[str, int]:
-    overrides: dict[str, int] = {}
-    for item in values:
-        for part in item.split(","):
-            key, eq, value = part.strip().partition("=")
-            key = key.strip()
-            if not eq or not key:
-                raise click.BadParameter(f"{part!r} is not FIELD=VALUE (e.g. threshold_2p=5)",
-                                         param_hint="'--set'")
-            if key not in FIELDS:
-                raise click.BadParameter(f"unknown rules field {key!r} (list them with 'gostop rules')",
-                                         param_hint="'--set'")
-            text = value.strip().lower()
-            if text in ("true", "yes", "on"):
-                text = "1"
-            elif text in ("false", "no", "off"):
-                text = "0"
-            try:
-                overrides[key] = int(text)
-            except ValueError:
-                raise click.BadParameter(f"{key} needs an integer, got {value!r}",
-                                         param_hint="'--set'") from None
-    return overrides
-
-
-def make_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
-    values = _parse_overrides(overrides)
-    with engine_errors():
-        return Rules(preset, **values)
-
-
-def rules_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    func = click.option(
-        "--set", "overrides", multiple=True, metavar="FIELD=VALUE",
-        help="Override one rules field, e.g. --set threshold_2p=5 (repeatable; "
-             "'gostop rules' lists the fields).")(func)
-    func = click.option(
-        "--rules", "preset", type=click.Choice(preset_names()), default=preset_names()[0],
-        show_default=True, help="Rules preset.")(func)
-    return func
-
-
-def seed_option(default_random: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    help_text = ("Deal seed (default: a random seed, printed so the game can be replayed)."
-                 if default_random else "Deal seed.")
-    return click.option("--seed", type=click.IntRange(0, MAX_SEED),
-                        default=None if default_random else 0,
-                        show_default=not default_random, help=help_text)
-
-
-players_option = click.option("--players", type=click.IntRange(2, 4), default=2,
-                              show_default=True, help="Number of players, 2-4.")
-dealer_option = click.option("--dealer", type=click.IntRange(0, 3), default=0, show_default=True,
-                             help="Seat of the dealer, who plays first.")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-
-
-def new_game(rules: Rules, players: int, seed: int, dealer: int) -> Game:
-    with engine_errors():
-        return Game(rules=rules, players=players, seed=seed, dealer=dealer)
-
-
-def random_seed() -> int:
-    return random.SystemRandom().randrange(2 ** 32)
-
-
-def dump(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 # ---------------------------------------------------------------- the group
@@ -590,9 +500,7 @@ def bench(seconds: float, as_json: bool) -> None:
         click.echo("\n".join(format_report(figures)))
 
 
-# ---------------------------------------------------------------- hint and arena
-from gostop_cli.analysis import arena, hint  # noqa: E402  (they use the helpers above)
-
+# ---------------------------------------------------------------- other commands
 cli.add_command(hint)
 cli.add_command(arena)
 

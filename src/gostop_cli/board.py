@@ -1,0 +1,475 @@
+"""The board and the end-of-hand report, drawn with rich: pure functions of a
+:class:`~gostop_core.PlayerView` (what one seat may see) or of a full
+:class:`~gostop_core.Game` (optionally with every hand open).
+
+Nothing here reads input or changes a game: ``gostop play`` draws its screens
+with these functions, and so can a replay or a test.  :func:`render_board`
+returns a rich renderable; :func:`board_text` the same board as a string.
+
+Example::
+
+    from gostop_core import Game
+    from gostop_cli.board import board_text
+    game = Game("casual", 2, seed=7)
+    print(board_text(game, open_hands=True))      # every hand shown
+    print(board_text(game.view(0)))               # what seat 0 sees
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Sequence
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from gostop_core import Game, Match, Outcome, PlayerView
+from gostop_core.cards import card_kind, card_month
+from gostop_core.scoring import Score, score as score_pile
+
+__all__ = [
+    "KIND_STYLE", "KIND_WORD", "card_text", "cards_text", "with_kind", "seat_names",
+    "render_board", "board_text", "to_text", "standings_text", "family_target",
+    "report_lines", "report_renderables", "family_table", "match_header", "ledger_table",
+    "quiet_line", "signed", "stake_text", "month_of",
+]
+
+KIND_STYLE = {"B": "bold yellow", "A": "green", "R": "red", "J": "", "D": "cyan", "X": "magenta"}
+KIND_WORD = {"B": "bright", "A": "animal", "R": "ribbon", "J": "junk", "D": "double junk",
+             "X": "bonus"}
+PILES = ("brights", "animals", "ribbons", "junk")
+PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D": "junk",
+                "X": "junk"}
+
+#: Why a payment was multiplied (the reasons of a settlement), in words.
+REASON_WORDS = {
+    "shake": "the winner shook (x2 per shake)",
+    "bomb": "the winner's bomb counts as a shake (x2 per bomb)",
+    "nagari": "stakes doubled by a drawn hand before (x2 per nagari)",
+    "double_joker": "the winner holds the double-payment joker",
+    "gwang_bak": "the winner scores brights, this player holds none (x2)",
+    "gwang_bak_plus_two": "the winner scores brights, this player holds none (+2)",
+    "pi_bak": "the winner scores junk, this player holds too few (x2)",
+    "mong_bak": "the winner holds enough animals (x2)",
+    "go_bak": "this player called Go and lost (x2)",
+    "pays_third": "the Go caller also pays the third player's share",
+    "covered_by_go_caller": "paid by the player who called Go",
+}
+
+
+# ---------------------------------------------------------------- cards
+def card_text(code: str) -> Text:
+    """One card code, coloured by its kind."""
+    return Text(code, style=KIND_STYLE.get(card_kind(code), ""))
+
+
+def cards_text(codes: Sequence[str], sep: str = " ") -> Text:
+    """Card codes, each coloured by its kind."""
+    out = Text()
+    for i, code in enumerate(codes):
+        if i:
+            out.append(sep)
+        out.append_text(card_text(code))
+    return out
+
+
+def with_kind(code: str) -> str:
+    """``"8B (bright)"``."""
+    return f"{code} ({KIND_WORD[card_kind(code)]})"
+
+
+def month_of(code: str) -> int | None:
+    """The month of a card, ``None`` for a bonus card."""
+    return None if card_kind(code) == "X" else card_month(code)
+
+
+# ---------------------------------------------------------------- small words
+def signed(n: int) -> str:
+    """``+3``, ``-2``, ``0``."""
+    return f"{n:+d}" if n else "0"
+
+
+def stake_text(doublings: int) -> str:
+    """The nagari stake in words, ``""`` when there is none."""
+    if not doublings:
+        return ""
+    return f"stakes x{2 ** doublings} ({doublings} nagari{'s' if doublings > 1 else ''} before)"
+
+
+def seat_names(seats: Sequence[str | None]) -> list[str]:
+    """``"You"`` for the person (``None``), ``"Bot i"`` for a bot seat."""
+    return ["You" if name is None else f"Bot {i}" for i, name in enumerate(seats)]
+
+
+def family_target(game: Game | PlayerView) -> int:
+    """Family rules: the card points a player needs to break even."""
+    r = game.rules
+    deck = 5 * r.family_bright + 10 * r.family_ribbon + 9 * r.family_animal
+    return int(deck) // game.players
+
+
+def goal_text(source: Game | PlayerView) -> str:
+    """What the hand is played for, in a few words."""
+    rules = source.rules
+    if not rules.go_stop:
+        return f"card points, break-even {family_target(source)}"
+    return f"Go/Stop at {rules.threshold(source.players)} points"
+
+
+def to_text(renderable: RenderableType, width: int = 100, color: bool = False) -> str:
+    """A rich renderable as a string (ANSI colours only with ``color``)."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, highlight=False, force_terminal=color,
+                      color_system="standard" if color else None, no_color=not color)
+    console.print(renderable)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------- the board
+def _view_and_game(source: Game | PlayerView, seat: int | None,
+                   open_hands: bool) -> tuple[PlayerView, Game | None]:
+    if isinstance(source, PlayerView):
+        if open_hands:
+            raise ValueError("a player view cannot show the other hands: pass the Game")
+        if seat is not None and seat != source.seat:
+            raise ValueError(f"this is seat {source.seat}'s view, not seat {seat}'s")
+        return source, None
+    if seat is None:
+        seat = 0
+    if not 0 <= seat < source.players:
+        raise ValueError(f"seat {seat} is not a seat of a {source.players}-player game")
+    return source.view(seat), source
+
+
+def render_board(source: Game | PlayerView, *, seat: int | None = None,
+                 open_hands: bool = False, names: Sequence[str] | None = None,
+                 labels: Sequence[str] | None = None, ledger: Sequence[int] | None = None,
+                 hand_no: int = 1, hands: int = 1, seed: int | None = None) -> Panel:
+    """The board as a rich panel: a header line (preset, players, turn, stock,
+    goal), the field by month, a row per seat (cards in hand, captured piles by
+    kind with their counts, points, Go calls, chips) and the viewer's hand.
+
+    ``source`` is a :class:`PlayerView` (its seat is the viewer) or a
+    :class:`Game` (the viewer is ``seat``, default 0; with ``open_hands`` every
+    hand is shown, for a replay or an analysis).  ``names`` name the seats
+    (default ``Seat 0``...; the name ``"You"`` reads as the person), ``labels``
+    the seat to move in the title (default: the names).  ``ledger`` holds the
+    chips of every seat before this hand, ``hand_no``/``hands`` place the hand
+    in a match, and ``seed`` is shown in the header when given."""
+    v, game = _view_and_game(source, seat, open_hands)
+    rules = v.rules
+    n = v.players
+    names = list(names) if names is not None else [f"Seat {s}" for s in range(n)]
+    labels = list(labels) if labels is not None else names
+    ledger = list(ledger) if ledger is not None else [0] * n
+    over = v.phase == "over"
+    scores = [score_pile(v.captured[s], rules) for s in range(n)]
+    turns = v._fields["turns"]
+
+    head = Text()
+    where = f"hand {hand_no} of {hands} · " if hands > 1 else ""
+    seed_part = f"seed {seed} · " if seed is not None else ""
+    head.append(f"{rules.preset} · {n} players · {where}{seed_part}"
+                f"turn {turns + 1} · stock {v.stock_count} · {goal_text(v)}")
+    if v.stake_doublings:
+        head.append(f" · {stake_text(v.stake_doublings)}", style="bold magenta")
+
+    family = bool(rules.family_scoring)
+    chips_col = rules.payment == 1 or hands > 1
+    table = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False,
+                  header_style="bold")
+    table.add_column("", no_wrap=True)
+    table.add_column("Player", no_wrap=True)
+    table.add_column("Hand", justify="right")
+    for pile in PILES:
+        table.add_column(pile.capitalize(), ratio=2 if pile == "junk" else 1)
+    table.add_column("Pts", justify="right")
+    if rules.go_stop:
+        table.add_column("Go", justify="right")
+    if chips_col:
+        table.add_column({0: "Won", 2: "Bal."}.get(rules.payment, "Chips"), justify="right")
+    for s in range(n):
+        piles = _piles(v, s, scores[s])
+        marker = Text()
+        marker.append("▶" if v.to_move == s and not over else " ", style="bold green")
+        marker.append("D" if v.dealer == s else " ", style="bold")
+        name = Text(names[s], style="bold" if s == v.seat else "")
+        for note in seat_notes(v, s):
+            name.append("\n" + note, style="magenta")
+        pts = Text(str(scores[s].total), style="bold")
+        if family and scores[s].family_set_bonus:
+            pts.append(f"+{scores[s].family_set_bonus}", style="magenta")
+        row: list[RenderableType] = [marker, name, str(v.hand_counts[s]),
+                                     *[piles[p] for p in PILES], pts]
+        if rules.go_stop:
+            row.append(str(v.go_counts[s]))
+        if chips_col:
+            row.append(signed(ledger[s] + v.chips[s]))
+        table.add_row(*row)
+
+    parts: list[RenderableType] = [head, Text(), field_text(v), Text(), table]
+    shown = range(n) if open_hands else [v.seat]
+    for s in shown:
+        cards = game.hand(s).codes() if game is not None and open_hands else v.hand.codes()
+        who = "Your hand" if names[s] == "You" else f"{names[s]}'s hand"
+        line = Text(f"{who}  ", style="bold")
+        line.append_text(cards_text(cards) if cards else Text("(empty)", style="dim"))
+        owed = v.flip_only[s]
+        if owed and not over:
+            how = "may be used at any time" if rules.bomb_flip_only_optional else "forced"
+            line.append(f"   ({owed} flip-only turn{'s' if owed > 1 else ''} owed: {how})",
+                        style="dim")
+        parts += [Text(), line]
+    to_move = "-" if over else labels[v.to_move]
+    title = Text(f" Go-Stop · to play: {to_move} ", style="bold")
+    legend = "D = dealer  ▶ = to play"
+    if family:
+        legend = "Pts = card points (+ set bonus)  " + legend
+    return Panel(Group(*parts), title=title, title_align="left",
+                 subtitle=legend, subtitle_align="right")
+
+
+def board_text(source: Game | PlayerView, *, width: int = 100, color: bool = False,
+               **options: object) -> str:
+    """:func:`render_board` as a string (plain unless ``color``); ``options`` are
+    those of :func:`render_board`."""
+    return to_text(render_board(source, **options), width=width, color=color)  # type: ignore[arg-type]
+
+
+def field_text(v: PlayerView) -> Text:
+    """The field, grouped by month; a played card waiting on its pair for the
+    flip and the stacks (three cards of a month) are marked."""
+    rules = v.rules
+    field = Text("Field  ", style="bold")
+    months: dict[int, list[str]] = {}
+    bonus_on_field: list[str] = []
+    for code in v.field.codes():
+        m = month_of(code)
+        if m is None:
+            if code not in v.stack_bonus:
+                bonus_on_field.append(code)
+        else:
+            months.setdefault(m, []).append(code)
+    pending = (v.played_card, v.played_target) if v.played_card else None
+    if months:
+        for i, m in enumerate(sorted(months)):
+            if i:
+                field.append("  ·  ", style="dim")
+            codes = months[m]
+            if pending and pending[1] and card_month(pending[0] or "") == m:
+                # the played card waits on its pair for the flip
+                rest = [c for c in codes if c not in pending]
+                field.append("[")
+                field.append_text(cards_text([pending[1], pending[0] or ""], sep="+"))
+                field.append("]")
+                field.append(" pair waits for the flip", style="italic")
+                if rest:
+                    field.append(" ")
+                    field.append_text(cards_text(rest))
+            elif len(codes) == 3 and rules.field_stacks:
+                extra = [b for b, month in v.stack_bonus.items() if month == m]
+                field.append("[")
+                field.append_text(cards_text(codes + extra))
+                field.append("]")
+                field.append(" stack", style="bold italic")
+            else:
+                field.append_text(cards_text(codes))
+    else:
+        field.append("(empty)", style="dim")
+    if bonus_on_field:
+        field.append("  ·  ", style="dim")
+        field.append_text(cards_text(bonus_on_field))
+    if v.flip_card:
+        field.append("    flipped: ", style="bold")
+        field.append_text(card_text(v.flip_card))
+    return field
+
+
+def seat_notes(v: PlayerView, seat: int) -> list[str]:
+    """Public facts of a seat: shakes, bombs, ppeoks, sitting out."""
+    parts = []
+    if v.sitter == seat:
+        parts.append("sits out")
+    if v.shaken[seat]:
+        parts.append("shook " + ",".join(str(m) for m in v.shaken[seat]))
+    if v.bombs[seat]:
+        parts.append(f"{v.bombs[seat]} bomb" + ("s" if v.bombs[seat] > 1 else ""))
+    if v.ppeoks[seat]:
+        parts.append(f"{v.ppeoks[seat]} ppeok")
+    return parts
+
+
+def _piles(v: PlayerView, seat: int, sc: Score) -> dict[str, Text]:
+    """The captured pile of a seat, grouped by kind, with the counted totals."""
+    groups: dict[str, list[str]] = {p: [] for p in PILES}
+    for code in v.captured[seat].codes():
+        pile = PILE_OF_KIND[card_kind(code)]
+        if code == "9A" and sc.sake_cup_as_junk:
+            pile = "junk"
+        if code == "5A" and sc.bridge_as_junk:
+            pile = "junk"
+        groups[pile].append(code)
+    counts = {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons,
+              "junk": sc.junk}
+    out = {}
+    for pile in PILES:
+        if not groups[pile]:
+            out[pile] = Text("-", style="dim")
+            continue
+        text = cards_text(groups[pile])
+        if not (v.rules.family_scoring and pile == "junk"):
+            text.append(f" ({counts[pile]})", style="dim")
+        out[pile] = text
+    return out
+
+
+def standings_text(game: Game, names: Sequence[str]) -> Text:
+    """One line: every seat's points (and Go calls)."""
+    text = Text("Points  " if game.rules.go_stop else "Card points  ", style="dim")
+    for seat in range(game.players):
+        if seat:
+            text.append(" · ", style="dim")
+        text.append(f"{names[seat]}: {game.score(seat).total}")
+        gos = game.go_count(seat)
+        if gos:
+            text.append(f" ({gos} Go)")
+    return text
+
+
+# ---------------------------------------------------------------- reports
+def report_lines(game: Game, outcome: Outcome, names: list[str]) -> list[str]:
+    """The engine's report (:meth:`Outcome.report`) with the grammar of "You"."""
+    lines = []
+    for line in outcome.report(names):
+        if "You" in names:
+            line = line.replace("You pays ", "You pay ")
+        head, sep, why = line.partition(" (x")
+        if sep and (" pays " in head or " pay " in head):
+            line = head + sep + why.replace("_", "-")  # pi_bak -> pi-bak, as said elsewhere
+        lines.append(line)
+    return lines
+
+
+def report_renderables(game: Game, outcome: Outcome, names: list[str],
+                       last: bool = False) -> list[RenderableType]:
+    """The outcome of a hand: who won and why, points by category, each
+    multiplier and why, the chips each player paid or won."""
+    rules = game.rules
+    parts: list[RenderableType] = []
+    lines = report_lines(game, outcome, names)
+    head, rest = lines[0], lines[1:]
+    events = game.events()
+    if (outcome.reason == "draw" and len(events) > 1 and events[-1].kind == "draw"
+            and events[-2].kind == "showdown_answer"):
+        head = "everyone received the showdown: the hand is drawn (nagari)"
+    style = "bold green" if outcome.winner is not None else "bold"
+    parts.append(Text(head, style=style))
+    chips_line = rest.pop() if rest and rest[-1].startswith("chips: ") else None
+    for line in rest:
+        parts.append(Text(line))
+    if outcome.reason == "family":
+        parts += [family_table(game, names), family_caption(game)]
+    reasons = sorted({why for ws in (outcome.settlement or {}).get("reasons", []) for why in ws})
+    if reasons:
+        parts.append(Text())
+        words = dict(REASON_WORDS)
+        pi = rules.pi_bak_threshold_2p if game.players == 2 else rules.pi_bak_threshold
+        words["pi_bak"] = f"the winner scores junk, this player holds fewer than {pi} (x2)"
+        words["mong_bak"] = f"the winner holds {rules.mong_bak_animals} or more animals (x2)"
+        for why in reasons:
+            parts.append(Text(f"  {why.replace('_', '-')}: {words.get(why, why)}", style="dim"))
+    if outcome.reason == "draw" and rules.nagari_doubling and not last:
+        parts.append(Text("The next hand's payment is doubled (nagari).", style="magenta"))
+    if chips_line:
+        parts.append(Text())
+        label = {0: "Points won", 2: "Balance"}.get(rules.payment, "Chips")
+        parts.append(Text(f"{label} this hand: " + ", ".join(
+            f"{names[p]} {signed(c)}" for p, c in enumerate(outcome.chips)), style="bold"))
+    return parts
+
+
+def family_table(game: Game, names: list[str]) -> Table:
+    """Family rules: each player's card points, set bonuses and balance."""
+    n = game.players
+    outcome = game.outcome()
+    assert outcome is not None
+    table = Table(box=None, padding=(0, 1), header_style="bold")
+    for col in ("Player", "Brights", "Ribbons", "Animals", "Card points", "Set bonus",
+                "Balance"):
+        table.add_column(col, justify="left" if col == "Player" else "right", no_wrap=True)
+    for seat in range(n):
+        sc = score_pile(game.captured(seat), game.rules)
+        table.add_row(names[seat], str(sc.bright_points), str(sc.ribbon_points),
+                      str(sc.animal_points), str(sc.total),
+                      f"{sc.family_set_bonus} x{n - 1}" if sc.family_set_bonus else "-",
+                      signed(outcome.chips[seat]))
+    return table
+
+
+def family_caption(game: Game) -> Text:
+    """How a family balance is counted."""
+    n = game.players
+    return Text(f"balance = card points - {family_target(game)} (240 / {n}) + own set bonus "
+                f"x{n - 1} - the others' set bonuses", style="dim")
+
+
+def match_header(preset: str, players: int, hands: int, seed: int) -> Text:
+    """The first line of ``gostop play``."""
+    head = Text()
+    head.append("Go-Stop (고스톱)", style="bold")
+    count = f" · {hands} hands" if hands > 1 else ""
+    head.append(f" · {preset} rules · {players} players{count} · seed {seed}")
+    return head
+
+
+def ledger_table(match: Match, names: list[str], last: Sequence[int] | None,
+                 wins: Sequence[int]) -> Table:
+    """The chips of every seat: this hand's and the match total, best first."""
+    table = Table(box=None, padding=(0, 2), header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("Player")
+    if last is not None:
+        table.add_column("This hand", justify="right")
+    table.add_column({0: "Points won", 2: "Balance"}.get(match.rules.payment, "Chips"),
+                     justify="right")
+    table.add_column("Hands won", justify="right")
+    for rank, (seat, total) in enumerate(match.standings(), 1):
+        row = [str(rank), names[seat]]
+        if last is not None:
+            row.append(signed(last[seat]))
+        row += [signed(total), str(wins[seat])]
+        table.add_row(*row)
+    return table
+
+
+def quiet_line(rec_index: int, game: Game, outcome: Outcome, names: list[str],
+               labels: list[str]) -> str:
+    """One line per hand for ``--auto --quiet``."""
+    head = f"hand {rec_index + 1} · dealer {names[game.dealer]}"
+    if game.stake_doublings:
+        head += f" · stakes x{2 ** game.stake_doublings}"
+    if outcome.reason == "family":
+        points = []
+        for p in range(game.players):
+            sc = game.score(p)
+            sets = f" (sets {sc.family_set_bonus})" if sc.family_set_bonus else ""
+            points.append(f"{names[p]} {sc.total}{sets}")
+        result = "card points " + ", ".join(points)
+    elif outcome.winner is None:
+        result = ("nagari (nobody stopped)" if outcome.reason == "draw"
+                  else f"no winner ({outcome.reason})")
+        if outcome.reason == "draw" and game.rules.nagari_doubling:
+            result += ", the next payment doubles"
+    else:
+        how = {"stop": "Stop", "last_turn_stop": "automatic Stop on the last turn",
+               "chongtong": "chongtong", "three_ppeok": "third ppeok"}.get(
+                   outcome.reason, outcome.reason)
+        gos = outcome.go_counts[outcome.winner]
+        if gos:
+            how += f", {gos} Go"
+        result = f"{labels[outcome.winner]} wins {outcome.points} points ({how})"
+    chips = ", ".join(f"{names[p]} {signed(c)}" for p, c in enumerate(outcome.chips))
+    label = {0: "points", 2: "balances"}.get(game.rules.payment, "chips")
+    return f"{head}: {result}; {label} {chips}"

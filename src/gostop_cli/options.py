@@ -1,0 +1,111 @@
+"""What every ``gostop`` command shares: the one-line :class:`CommandError`,
+the rules, seed, players, dealer and ``--json`` options, and small helpers.
+
+Command modules (:mod:`gostop_cli.main`, :mod:`gostop_cli.analysis`, and any
+new one) import these from here, never from :mod:`gostop_cli.main`, so that the
+group can import every command module without an import circle."""
+
+from __future__ import annotations
+
+import json
+import random
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import click
+
+from gostop_core import FIELDS, Game, GoStopError, Rules, preset_names
+
+__all__ = ["MAX_SEED", "CommandError", "engine_errors", "make_rules", "rules_options",
+           "seed_option", "players_option", "dealer_option", "json_option", "new_game",
+           "random_seed", "dump"]
+
+MAX_SEED = 2 ** 64 - 1
+
+
+# ---------------------------------------------------------------- errors
+class CommandError(click.ClickException):
+    """Bad input found by the engine: ``Error: <message>`` on one line, exit 2."""
+
+    exit_code = 2
+
+
+@contextmanager
+def engine_errors(what: str = "") -> Iterator[None]:
+    """Turn the engine's own errors into a one-line :class:`CommandError`."""
+    try:
+        yield
+    except (GoStopError, ValueError) as exc:
+        message = " ".join(str(exc).split())
+        raise CommandError(f"{what}{message}") from None
+
+
+# ---------------------------------------------------------------- shared options
+def _parse_overrides(values: tuple[str, ...]) -> dict[str, int]:
+    overrides: dict[str, int] = {}
+    for item in values:
+        for part in item.split(","):
+            key, eq, value = part.strip().partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise click.BadParameter(f"{part!r} is not FIELD=VALUE (e.g. threshold_2p=5)",
+                                         param_hint="'--set'")
+            if key not in FIELDS:
+                raise click.BadParameter(f"unknown rules field {key!r} (list them with 'gostop rules')",
+                                         param_hint="'--set'")
+            text = value.strip().lower()
+            if text in ("true", "yes", "on"):
+                text = "1"
+            elif text in ("false", "no", "off"):
+                text = "0"
+            try:
+                overrides[key] = int(text)
+            except ValueError:
+                raise click.BadParameter(f"{key} needs an integer, got {value!r}",
+                                         param_hint="'--set'") from None
+    return overrides
+
+
+def make_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
+    values = _parse_overrides(overrides)
+    with engine_errors():
+        return Rules(preset, **values)
+
+
+def rules_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    func = click.option(
+        "--set", "overrides", multiple=True, metavar="FIELD=VALUE",
+        help="Override one rules field, e.g. --set threshold_2p=5 (repeatable; "
+             "'gostop rules' lists the fields).")(func)
+    func = click.option(
+        "--rules", "preset", type=click.Choice(preset_names()), default=preset_names()[0],
+        show_default=True, help="Rules preset.")(func)
+    return func
+
+
+def seed_option(default_random: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    help_text = ("Deal seed (default: a random seed, printed so the game can be replayed)."
+                 if default_random else "Deal seed.")
+    return click.option("--seed", type=click.IntRange(0, MAX_SEED),
+                        default=None if default_random else 0,
+                        show_default=not default_random, help=help_text)
+
+
+players_option = click.option("--players", type=click.IntRange(2, 4), default=2,
+                              show_default=True, help="Number of players, 2-4.")
+dealer_option = click.option("--dealer", type=click.IntRange(0, 3), default=0, show_default=True,
+                             help="Seat of the dealer, who plays first.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def new_game(rules: Rules, players: int, seed: int, dealer: int) -> Game:
+    with engine_errors():
+        return Game(rules=rules, players=players, seed=seed, dealer=dealer)
+
+
+def random_seed() -> int:
+    return random.SystemRandom().randrange(2 ** 32)
+
+
+def dump(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
