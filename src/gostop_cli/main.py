@@ -90,16 +90,19 @@ Examples:
   gostop play --auto --players 4 --no-pause # bots on every seat, a demo
   gostop play --auto --quiet --rules standard --hands 10
   gostop play --auto --quiet --reference --hands 20  # checked by the reference
+  gostop play --hands 3 --save games.jsonl  # keep every hand; see gostop replay
 \b
 During the game: type the number of a choice or a move (3B, 9R/9A, X2,
 bomb9, shake9, fliponly, flip/9A, go, stop); 'b' redraws the board, '?' shows
-help, 'q' quits.  End of input or 'q' ends the game with exit code 0, Ctrl-C
+help, 'p' prints the position and view strings, 'q' quits.  End of input or 'q' ends the game with exit code 0, Ctrl-C
 with exit code 130.""")
 @players_option
 @rules_options
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
-              help="Match seed: the first-dealer draw and every hand's deal derive from it "
-                   "(default: a random seed, printed so the match can be replayed).")
+              help="Match seed: the first hand is the deal of 'gostop deal --seed S' (same "
+                   "rules, players and dealer); the first-dealer draw and the later hands "
+                   "derive from it (default: a random seed, printed so the match can be "
+                   "replayed).")
 @click.option("--hands", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Hands in the match: the winner deals next where the rules say, a drawn "
                    "hand doubles the next payment where they say, and a ledger keeps "
@@ -127,9 +130,12 @@ with exit code 130.""")
               help="Check the game against the pure-Python reference engine: it replays "
                    "every decision, and both engines must agree on the legal moves, the "
                    "state, the events and the outcome (exit code 1 if they do not).")
+@click.option("--save", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Append each finished hand's record to FILE (JSON Lines, docs/records.md), "
+                   "for 'gostop replay' and 'gostop analyse'.")
 def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
          bots: str, dealer: int | None, daytime: bool, no_pause: bool, auto: bool,
-         quiet: bool, reference: bool) -> None:
+         quiet: bool, reference: bool, save: str | None) -> None:
     """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
     hand, or a match of --hands hands with a chip ledger."""
     from gostop_cli.play import run_match
@@ -165,9 +171,14 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
     chosen = random_seed() if seed is None else seed
     with engine_errors():
         match = Match(rules, players, chosen, dealer=dealer, daytime=daytime)
+    if save is not None:
+        try:
+            open(save, "a", encoding="utf-8").close()
+        except OSError as exc:
+            raise CommandError(f"cannot write {save}: {exc.strerror or exc}") from None
     try:
         code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
-                         seed_given=seed is not None, reference=reference)
+                         seed_given=seed is not None, reference=reference, save=save)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
     sys.exit(code)

@@ -34,7 +34,9 @@ from gostop_cli.prompt import (
 
 HELP = (f"Type the number of a choice, or a move: {MOVE_FORMS}.  "
         "'?' or 'hint' ranks the moves with the expectimax bot, 'h' or 'help' shows this "
-        "help, 'b' redraws the board, 'q' or 'quit' leaves the game.")
+        "help, 'b' redraws the board, 'p' or 'position' prints the position string and "
+        "your view string (for gostop hint or Game.from_position), 'q' or 'quit' leaves "
+        "the game.")
 
 
 class Session:
@@ -199,12 +201,22 @@ class Session:
             raise QuitGame
 
         handlers = {"hint": lambda: self.show_hint(view), "help": show_help,
-                    "board": redraw, "quit": leave}
+                    "board": redraw, "position": lambda: self.show_position(seat),
+                    "quit": leave}
         return read_decision(self.console, g, seat, legal, echo=self.echo, handlers=handlers)
 
     def commands(self) -> list[str]:
         """The commands offered at a decision (see :data:`gostop_cli.prompt.COMMANDS`)."""
-        return ["hint", "help", "board", "quit"]
+        return ["hint", "help", "board", "position", "quit"]
+
+    def show_position(self, seat: int) -> None:
+        """'p': the view string of ``seat`` and the position string (which also
+        holds the hidden cards), each on one line, to copy into ``gostop hint``
+        or ``Game.from_position``."""
+        self.console.print(Text(f"view (seat {seat}): ", style="bold")
+                           + Text(self.game.view(seat).to_str()), soft_wrap=True)
+        self.console.print(Text("position (every card, the hidden ones too): ", style="bold")
+                           + Text(self.game.position()), soft_wrap=True)
 
     def show_hint(self, view: PlayerView) -> None:
         """'?': the expectimax bot's ranking of the legal moves, from this view only."""
@@ -320,9 +332,11 @@ class MatchRunner:
 
     def __init__(self, match: Match, seats: Sequence[str | None], hands: int,
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
-                 console: Console | None = None, reference: bool = False):
+                 console: Console | None = None, reference: bool = False,
+                 save: str | None = None):
         self.match = match
         self.reference = reference
+        self.save = save  # append each finished hand's record to this file
         self.checked = 0  # decisions the reference engine agreed on (--reference)
         self.seats = list(seats)
         self.hands = hands
@@ -396,6 +410,8 @@ class MatchRunner:
             lockstep.finish()
             self.checked += lockstep.decisions
         rec = m.record(game)
+        if self.save is not None:
+            save_hand(self.save, game, self.seats, self.names, m, i)
         outcome = rec.outcome
         if outcome.winner is not None:
             self.wins[outcome.winner] += 1
@@ -446,10 +462,22 @@ class MatchRunner:
 
 def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool = True,
               quiet: bool = False, seed_given: bool = True,
-              console: Console | None = None, reference: bool = False) -> int:
+              console: Console | None = None, reference: bool = False,
+              save: str | None = None) -> int:
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
+    With ``save`` each finished hand's record is appended to that file.
     With ``reference`` the reference engine follows every decision of every hand
     (:class:`~gostop_core.lockstep.Lockstep`) and a disagreement raises
     :class:`~gostop_core.lockstep.EngineDisagreement`."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
-                       console=console, reference=reference).run()
+                       console=console, reference=reference, save=save).run()
+
+
+def save_hand(path: str, game: Game, seats: Sequence[str | None], names: Sequence[str],
+              match: Match, index: int) -> None:
+    """Append the record of a finished hand of ``match`` (docs/records.md)."""
+    from gostop_core.records import Seat, append_record
+    record = game.to_record([Seat(n, k) for n, k in zip(names, seats)],
+                            match={"seed": match.seed, "hand": index + 1,
+                                   "ledger": list(match.ledger)})
+    append_record(path, record)
