@@ -16,7 +16,9 @@ from gostop_core.bots import BOT_NAMES, make_bot
 from gostop_core.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
+from gostop_cli.analyse import analyse
 from gostop_cli.analysis import arena, hint
+from gostop_cli.replay import replay_cmd
 from gostop_cli.options import (  # noqa: F401  (re-exported: older imports from main)
     MAX_SEED, CommandError, dealer_option, dump, engine_errors, json_option, make_rules,
     new_game, players_option, random_seed, rules_options, seed_option,
@@ -514,6 +516,8 @@ def bench(seconds: float, as_json: bool) -> None:
 # ---------------------------------------------------------------- other commands
 cli.add_command(hint)
 cli.add_command(arena)
+cli.add_command(replay_cmd)
+cli.add_command(analyse)
 
 
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``
