@@ -179,15 +179,16 @@ def analyse(path: str, game: int | None, seat: int | None, depth: int, samples: 
         if not mine:
             click.echo("  no decision with a choice")
             continue
-        width = max(len(r.move) for r in mine + [Review(0, 0, 0, "played", "", 0, 0, 0, None)])
-        bwidth = max(len(r.best) for r in mine + [Review(0, 0, 0, "", "best", 0, 0, 0, None)])
-        click.echo(f"  {'#':>3}  {'seat':<12} {'played':<{width}}  {'best':<{bwidth}}  "
-                   f"{'value':>7}  {'best':>7}  {'loss':>6}")
+        width = max([len(r.move) for r in mine] + [6])
+        bwidth = max([len(r.best) for r in mine] + [4])
+        nwidth = min(16, max([len(names[r.seat]) for r in mine] + [6]))
+        click.echo(f"  {'#':>3}  {'seat':>4}  {'player':<{nwidth}}  {'played':<{width}}  "
+                   f"{'best':<{bwidth}}  {'value':>7}  {'best':>7}  {'loss':>6}")
         for r in mine:
-            who = f"{r.seat} {names[r.seat]}"[:12]
-            click.echo(f"  {r.index + 1:>3}  {who:<12} {r.move:<{width}}  {r.best:<{bwidth}}  "
-                       f"{r.value_played:+7.2f}  {r.value_best:+7.2f}  {r.loss:6.2f}"
-                       f"{'  ' + r.mark if r.mark else ''}")
+            who = names[r.seat][:nwidth]
+            click.echo(f"  {r.index + 1:>3}  {r.seat:>4}  {who:<{nwidth}}  {r.move:<{width}}  "
+                       f"{r.best:<{bwidth}}  {r.value_played:+7.2f}  {r.value_best:+7.2f}  "
+                       f"{r.loss:6.2f}{'  ' + r.mark if r.mark else ''}")
         for s in sorted({r.seat for r in mine}):
             click.echo("  " + _summary(mine, s))
     if len(chosen) > 1:
