@@ -514,12 +514,8 @@ def replay(record: Record | dict | str, visitor: RecordVisitor | None = None) ->
     visitor = visitor if visitor is not None else GameBuilder()
     try:
         rec = _coerce(record)
-    except RecordError as exc:
-        visitor.handle_error(exc)
-        return visitor.result()
-    if visitor.begin_record(rec) is SKIP:
-        return visitor.result()
-    try:
+        if visitor.begin_record(rec) is SKIP:
+            return visitor.result()
         game = start_game(rec)
     except RecordError as exc:
         visitor.handle_error(exc)
