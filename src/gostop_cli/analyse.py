@@ -118,7 +118,8 @@ Marks: inaccuracy from a loss of 0.5 expected points, mistake from 1.5,
 blunder from 3.0.""")
 @click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--game", type=click.IntRange(1), default=None,
-              help="Only this record of the file (1 is the first, counting bad records too) [default: every one].")
+              help="Only this record of the file (1 is the first, counting bad records "
+                   "too) [default: every one].")
 @click.option("--seat", type=click.IntRange(0, 3), default=None,
               help="Only this seat's decisions [default: every seat's].")
 @click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=ExpectimaxBot.DEPTH,

@@ -253,7 +253,8 @@ Examples:
 On the board: Enter shows the next decision, 'b' goes back one, 'q' quits.""")
 @click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--game", type=click.IntRange(1), default=None,
-              help="Which record of the file (1 is the first, counting bad records too) [default: 1].")
+              help="Which record of the file (1 is the first, counting bad records too) "
+                   "[default: 1].")
 @click.option("--seat", type=click.IntRange(0, 3), default=None,
               help="Show only what this seat saw (its view) instead of every hand open.")
 @click.option("--position-at", "position_at", type=click.IntRange(0), default=None,
