@@ -219,7 +219,8 @@ def step_through(console: Console, record: Record, number: int, seat: int | None
     console.print(_screen(record, number, steps, i, seat))
     while True:
         last = i == len(steps) - 1
-        prompt = "End of the record (b back, q quit) " if last else "[Enter] next · b back · q quit "
+        prompt = ("End of the record (b back, q quit) " if last
+                  else "[Enter] next · b back · q quit ")
         try:
             text = ask(console, prompt, echo).strip().lower()
         except EndOfInput:
