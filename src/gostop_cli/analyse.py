@@ -21,7 +21,7 @@ from gostop_core.records import Decision, Record, RecordVisitor, replay
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
 
 from gostop_cli.options import CommandError
-from gostop_cli.replay import check_seat, open_records
+from gostop_cli.replay import check_seat, open_records, record_file_options
 
 __all__ = ["analyse", "Review", "Reviewer", "review_record", "THRESHOLDS", "mark_of"]
 
@@ -116,19 +116,13 @@ Examples:
 \b
 Marks: inaccuracy from a loss of 0.5 expected points, mistake from 1.5,
 blunder from 3.0.""")
-@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--game", type=click.IntRange(1), default=None,
-              help="Only this record of the file (1 is the first, counting bad records "
-                   "too) [default: every one].")
+@record_file_options("every good one")
 @click.option("--seat", type=click.IntRange(0, 3), default=None,
               help="Only this seat's decisions [default: every seat's].")
 @click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=ExpectimaxBot.DEPTH,
               show_default=True, help="Search depth in turns.")
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=ExpectimaxBot.SAMPLES,
               show_default=True, help="Deals of the unseen cards searched per decision.")
-@click.option("--skip-bad", is_flag=True,
-              help="Name each bad record on stderr and analyse the good ones "
-                   "(default: a bad record is an error).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def analyse(path: str, game: int | None, seat: int | None, depth: int, samples: int,
             skip_bad: bool, as_json: bool) -> None:

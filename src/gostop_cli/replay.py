@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import click
 from rich.console import Console, Group, RenderableType
@@ -26,7 +26,7 @@ from gostop_core.records import (
 
 from gostop_cli.options import CommandError
 
-__all__ = ["replay_cmd", "open_records", "Step", "collect_steps", "PositionAt", "JsonLog"]
+__all__ = ["replay_cmd", "open_records", "record_file_options", "Step", "collect_steps", "PositionAt", "JsonLog"]
 
 
 # ---------------------------------------------------------------- reading (shared with analyse)
@@ -243,6 +243,23 @@ def step_through(console: Console, record: Record, number: int, seat: int | None
 
 
 # ---------------------------------------------------------------- the command
+def record_file_options(default_game: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The FILE argument, ``--game`` and ``--skip-bad`` of a command that reads
+    records (``gostop replay``, ``gostop analyse``)."""
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        func = click.option(
+            "--skip-bad", is_flag=True,
+            help="Name each bad record on stderr and go on with the good ones (default: "
+                 "a bad record is an error).")(func)
+        func = click.option(
+            "--game", type=click.IntRange(1), default=None,
+            help="Only this record of the file (1 is the first, counting bad records "
+                 f"too) [default: {default_game}].")(func)
+        return click.argument("path", metavar="FILE",
+                              type=click.Path(dir_okay=False, allow_dash=True))(func)
+    return decorate
+
+
 @click.command("replay", epilog="""\b
 Examples:
   gostop replay games.jsonl                  # step through the first game
@@ -252,19 +269,13 @@ Examples:
   gostop replay arena.jsonl --skip-bad --game 5
 \b
 On the board: Enter shows the next decision, 'b' goes back one, 'q' quits.""")
-@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--game", type=click.IntRange(1), default=None,
-              help="Which record of the file (1 is the first, counting bad records too) "
-                   "[default: 1].")
+@record_file_options("the first good one")
 @click.option("--seat", type=click.IntRange(0, 3), default=None,
               help="Show only what this seat saw (its view) instead of every hand open.")
 @click.option("--position-at", "position_at", type=click.IntRange(0), default=None,
               metavar="K",
               help="Print the position string after K decisions (0: the start) and exit; "
                    "with --seat, that seat's view string.")
-@click.option("--skip-bad", is_flag=True,
-              help="Name each bad record on stderr and go on with the good ones "
-                   "(default: a bad record is an error).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every decision with its events and the position after it.")
 def replay_cmd(path: str, game: int | None, seat: int | None, position_at: int | None,
