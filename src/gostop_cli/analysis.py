@@ -151,7 +151,8 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
 Examples:
   gostop arena expectimax greedy --deals 200
   gostop arena expectimax random --deals 100 --json
-  gostop arena expectimax greedy greedy --players 3 --rules traditional""")
+  gostop arena expectimax greedy greedy --players 3 --rules traditional
+  gostop arena greedy random --deals 50 --records games.jsonl""")
 @click.argument("bots", nargs=-1)
 @click.option("--deals", type=click.IntRange(1, 10 ** 7), default=100, show_default=True,
               help="Duplicate deals; each is played once per seat rotation.")
@@ -165,9 +166,13 @@ Examples:
               help="Seed of the first deal (deal d uses seed + d).")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core).")
+@click.option("--records", "records_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Write every game's record to FILE (JSON Lines, docs/records.md), in deal "
+                   "and rotation order; 'gostop replay FILE' and 'gostop analyse FILE' read it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
-          overrides: tuple[str, ...], seed: int, workers: int | None, as_json: bool) -> None:
+          overrides: tuple[str, ...], seed: int, workers: int | None, records_path: str | None,
+          as_json: bool) -> None:
     """Bots against each other on duplicate deals (BOTS: one per seat, fewer are
     completed with the last; default: expectimax greedy).  Each deal is replayed
     with the seats rotated.  Reports each bot's mean net points per game with a
@@ -193,9 +198,17 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
             task = bar.add_task("deals", total=deals)
             result = run_arena(names, deals=deals, players=players, rules=rules, seed=seed,
                                workers=workers,
-                               on_deal=lambda done: bar.update(task, completed=done))
+                               on_deal=lambda done: bar.update(task, completed=done),
+                               keep_records=records_path is not None)
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
+    if records_path is not None:
+        from gostop_core.records import write_records
+        try:
+            with open(records_path, "w", encoding="utf-8") as fh:
+                write_records(fh, (r.record for r in result.records if r.record is not None))
+        except OSError as exc:
+            raise CommandError(f"cannot write {records_path}: {exc.strerror or exc}") from None
     seconds = time.perf_counter() - started
     if as_json:
         data: dict[str, Any] = result.as_dict()

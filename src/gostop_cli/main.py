@@ -17,7 +17,9 @@ from gostop_core.bots import BOT_NAMES, make_bot
 from gostop_core.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
+from gostop_cli.analyse import analyse
 from gostop_cli.analysis import arena, hint
+from gostop_cli.replay import replay_cmd
 from gostop_cli.options import (  # noqa: F401  (re-exported: older imports from main)
     MAX_SEED, CommandError, dealer_option, dump, engine_errors, json_option, make_rules,
     new_game, players_option, random_seed, rules_options, seed_option,
@@ -92,6 +94,7 @@ Examples:
   gostop play --auto --quiet --rules standard --hands 10
   gostop play --auto --quiet --reference --hands 20  # checked by the reference
   gostop play --practice --korean           # take decisions back, Korean card names
+  gostop play --hands 3 --save games.jsonl  # keep every hand; see gostop replay
 \b
 At a decision: type the number of a choice or a move (3B, 9R/9A, X2, bomb9,
 shake9, fliponly, flip/9A, go, stop), or a command:
@@ -105,8 +108,10 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
 @players_option
 @rules_options
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
-              help="Match seed: the first-dealer draw and every hand's deal derive from it "
-                   "(default: a random seed, printed so the match can be replayed).")
+              help="Match seed: the first hand is the deal of 'gostop deal --seed S' (same "
+                   "rules, players and dealer); the first-dealer draw and the later hands "
+                   "derive from it (default: a random seed, printed so the match can be "
+                   "replayed).")
 @click.option("--hands", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Hands in the match: the winner deals next where the rules say, a drawn "
                    "hand doubles the next payment where they say, and a ledger keeps "
@@ -139,9 +144,12 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "full position (a real game allows neither).")
 @click.option("--korean", is_flag=True,
               help="Name cards and months in Korean (8월 광) in the menus and on the board.")
+@click.option("--save", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Append each finished hand's record to FILE (JSON Lines, docs/records.md), "
+                   "for 'gostop replay' and 'gostop analyse'.")
 def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
          bots: str, dealer: int | None, daytime: bool, no_pause: bool, auto: bool,
-         quiet: bool, reference: bool, practice: bool, korean: bool) -> None:
+         quiet: bool, reference: bool, practice: bool, korean: bool, save: str | None) -> None:
     """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
     hand, or a match of --hands hands with a chip ledger."""
     from gostop_cli.play import run_match
@@ -180,10 +188,15 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
     chosen = random_seed() if seed is None else seed
     with engine_errors():
         match = Match(rules, players, chosen, dealer=dealer, daytime=daytime)
+    if save is not None:
+        try:
+            open(save, "a", encoding="utf-8").close()
+        except OSError as exc:
+            raise CommandError(f"cannot write {save}: {exc.strerror or exc}") from None
     try:
         code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
                          seed_given=seed is not None, reference=reference, practice=practice,
-                         korean=korean)
+                         korean=korean, save=save)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
     sys.exit(code)
@@ -519,6 +532,8 @@ def bench(seconds: float, as_json: bool) -> None:
 # ---------------------------------------------------------------- other commands
 cli.add_command(hint)
 cli.add_command(arena)
+cli.add_command(replay_cmd)
+cli.add_command(analyse)
 
 
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``

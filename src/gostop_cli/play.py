@@ -400,11 +400,12 @@ class MatchRunner:
     def __init__(self, match: Match, seats: Sequence[str | None], hands: int,
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
                  console: Console | None = None, reference: bool = False,
-                 practice: bool = False, korean: bool = False):
+                 practice: bool = False, korean: bool = False, save: str | None = None):
         self.match = match
         self.practice = practice
         self.korean = korean
         self.reference = reference
+        self.save = save  # append each finished hand's record to this file
         self.checked = 0  # decisions the reference engine agreed on (--reference)
         self.seats = list(seats)
         self.hands = hands
@@ -480,6 +481,8 @@ class MatchRunner:
             lockstep.finish()
             self.checked += lockstep.decisions
         rec = m.record(game)
+        if self.save is not None:
+            save_hand(self.save, game, self.seats, self.names, m, i)
         outcome = rec.outcome
         if outcome.winner is not None:
             self.wins[outcome.winner] += 1
@@ -534,8 +537,9 @@ class MatchRunner:
 def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool = True,
               quiet: bool = False, seed_given: bool = True,
               console: Console | None = None, reference: bool = False,
-              practice: bool = False, korean: bool = False) -> int:
+              practice: bool = False, korean: bool = False, save: str | None = None) -> int:
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
+    With ``save`` each finished hand's record is appended to that file.
     With ``reference`` the reference engine follows every decision of every hand
     (:class:`~gostop_core.lockstep.Lockstep`) and a disagreement raises
     :class:`~gostop_core.lockstep.EngineDisagreement`.  With ``practice`` the
@@ -543,4 +547,14 @@ def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool
     in Korean."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
                        console=console, reference=reference, practice=practice,
-                       korean=korean).run()
+                       korean=korean, save=save).run()
+
+
+def save_hand(path: str, game: Game, seats: Sequence[str | None], names: Sequence[str],
+              match: Match, index: int) -> None:
+    """Append the record of a finished hand of ``match`` (docs/records.md)."""
+    from gostop_core.records import Seat, append_record
+    record = game.to_record([Seat(n, k) for n, k in zip(names, seats)],
+                            match={"seed": match.seed, "hand": index + 1,
+                                   "ledger": list(match.ledger)})
+    append_record(path, record)

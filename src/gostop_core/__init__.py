@@ -17,6 +17,9 @@ from gostop_core.errors import (
 from gostop_core.game import Event, Game, LegalMoves, Outcome, PlayerView, Turn
 from gostop_core.match import HandRecord, Match
 from gostop_core.moves import Move
+from gostop_core.records import (
+    Decision, MatchRecord, Record, RecordError, Seat, read_records, write_records,
+)
 from gostop_core.notation import parse_position, parse_view
 from gostop_core.rules import FIELDS, PRESETS, Rules, preset_names
 from gostop_core.scoring import Score, score
@@ -30,4 +33,5 @@ __all__ = [
     "Event", "Game", "LegalMoves", "Outcome", "PlayerView", "Turn", "Move", "Match", "HandRecord",
     "parse_position", "parse_view", "FIELDS", "PRESETS", "Rules", "preset_names",
     "Score", "score", "__version__",
+    "Decision", "MatchRecord", "Record", "RecordError", "Seat", "read_records", "write_records",
 ]

@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 
 from gostop_core.bots import BOT_NAMES, make_bot, play_game
 from gostop_core.game import Game, Outcome
+from gostop_core.records import Record, Seat
 from gostop_core.rules import Rules
 
 __all__ = ["ArenaResult", "GameRecord", "run_arena", "rotation_seats", "net_points"]
@@ -41,6 +42,8 @@ class GameRecord:
     seats: tuple[int, ...]     # seats[s] = the entry at seat s
     points: tuple[int, ...]    # points[i] = entry i's net points
     winner: int | None         # the winning entry, None for a draw
+    #: The game's record (gostop-record/1), kept when ``run_arena(keep_records=True)``.
+    record: Record | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -80,7 +83,8 @@ def net_points(outcome: Outcome, rules: Rules, players: int) -> list[int]:
 
 
 def _play_deal(task: tuple) -> list[GameRecord]:
-    names, rules_token, players, seed, deal = task
+    names, rules_token, players, seed, deal = task[:5]
+    keep = len(task) > 5 and task[5]
     from gostop_core.notation import rules_from_token
     rules = rules_from_token(rules_token)
     out = []
@@ -95,16 +99,21 @@ def _play_deal(task: tuple) -> list[GameRecord]:
         for s in range(players):
             points[seats[s]] = per_seat[s]
         winner = None if outcome.winner is None else seats[outcome.winner]
-        out.append(GameRecord(deal, rotation, seats, tuple(points), winner))
+        record = game.to_record(
+            [Seat(names[seats[s]], names[seats[s]]) for s in range(players)],
+            meta={"arena": {"seed": seed, "deal": deal, "rotation": rotation}}) if keep else None
+        out.append(GameRecord(deal, rotation, seats, tuple(points), winner, record))
     return out
 
 
 def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
               rules: Rules | str = "casual", seed: int = 0, workers: int | None = None,
-              on_deal: Callable[[int], None] | None = None) -> ArenaResult:
+              on_deal: Callable[[int], None] | None = None,
+              keep_records: bool = False) -> ArenaResult:
     """Play ``deals`` duplicate deals (``players`` rotations each).  ``bots`` names
     one bot per seat; fewer names are completed with the last one.  ``workers``
-    processes (default: every core); ``on_deal(done)`` is called after each deal."""
+    processes (default: every core); ``on_deal(done)`` is called after each deal.
+    ``keep_records``: each :class:`GameRecord` carries its game's record."""
     from gostop_core.notation import rules_to_token
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     rules.check_players(players)
@@ -119,7 +128,7 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
     if deals < 1:
         raise ValueError("deals must be >= 1")
     token = rules_to_token(rules)
-    tasks = [(names, token, players, seed, d) for d in range(deals)]
+    tasks = [(names, token, players, seed, d, keep_records) for d in range(deals)]
     workers = workers or os.cpu_count() or 1
     records: list[GameRecord] = []
     if workers <= 1:

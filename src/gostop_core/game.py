@@ -329,6 +329,21 @@ class Game:
         return cls._from_core(core)
 
     @classmethod
+    def from_record(cls, record) -> "Game":
+        """The game of a record (a :class:`~gostop_core.records.Record`, its dict or
+        its JSON), every decision replayed and the stored outcome checked; the
+        first fault raises :class:`~gostop_core.records.RecordError`."""
+        from gostop_core.records import game_from_record
+        return game_from_record(record)
+
+    def to_record(self, seats=None, date: str | None = None, match: dict | None = None,
+                  meta: dict | None = None):
+        """This hand as a :class:`~gostop_core.records.Record` (docs/records.md):
+        start position, every decision with its seat, the outcome if over."""
+        from gostop_core.records import record_from_game
+        return record_from_game(self, seats, date, match, meta)
+
+    @classmethod
     def _from_core(cls, core: CoreState) -> "Game":
         g = cls.__new__(cls)
         g._core = core

@@ -16,8 +16,12 @@ DEALER_FIXED, DEALER_DRAW_THEN_WINNER, DEALER_NIGHT_DAY = 0, 1, 2
 
 
 def hand_seed(match_seed: int, index: int) -> int:
-    """The deal seed of hand ``index`` of a match: a 64-bit hash, the same on
-    every machine."""
+    """The deal seed of hand ``index`` of a match.  The first hand (index 0) is
+    dealt from the match seed itself, so that ``gostop play --seed S`` starts with
+    the deal of ``gostop deal --seed S``; every other hand (and the first-dealer
+    draw, negative indexes) from a 64-bit hash of both, the same on every machine."""
+    if index == 0:
+        return match_seed
     digest = hashlib.blake2b(f"gostop-match:{match_seed}:{index}".encode(), digest_size=8)
     return int.from_bytes(digest.digest(), "little")
 
