@@ -491,8 +491,8 @@ def test_traditional_board_marks_stacks_and_describes_waiting_pairs():
     view = game.view(0)
     move = next(m for m in game.legal_moves if capture_timing(view, m) == "after_flip")
     target = visible_capture(view, move)[1]
-    assert re.search(rf"{re.escape(str(move))} +place {move.card} \([A-Z][a-z]+ [\w ()]+\) on "
-                     rf"{target} \([A-Z][a-z]+ [\w ()]+\), captured after the flip", flat(out))
+    assert re.search(rf"{re.escape(str(move))} +place {move.card} \([A-Z][a-z]+ [\w ,()]+\) on "
+                     rf"{target} \([A-Z][a-z]+ [\w ,()]+\), captured after the flip", flat(out))
     assert "Go/Stop at 7 points" in out and "Chips" in out
 
 
