@@ -36,7 +36,7 @@ PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D"
 #: Why a payment was multiplied (the reasons of a settlement), in words.
 REASON_WORDS = {
     "shake": "the winner shook (x2 per shake)",
-    "bomb": "the winner's bomb counts as a shake (x2 per bomb)",
+    "bomb": "the winner's bomb counts as a shake (x2 per month shown)",
     "nagari": "stakes doubled by a drawn hand before (x2 per nagari)",
     "double_joker": "the winner holds the double-payment joker",
     "gwang_bak": "the winner scores brights, this player holds none (x2)",
@@ -583,7 +583,10 @@ class Session:
             if rules.bomb_steal:
                 text += " + 1 junk from each opponent"
             if rules.bomb_counts_as_shake:
-                text += "; doubles your payment like a shake"
+                if move.month in view.shaken[view.seat]:
+                    text += "; the month is shown already: no further double"
+                else:
+                    text += "; doubles your payment like a shake"
             turns = rules.bomb_flip_only_turns
             if turns:
                 if rules.bomb_flip_only_optional:
