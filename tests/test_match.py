@@ -165,17 +165,17 @@ def test_nagari_doubles_the_next_payment_cumulatively(preset):
             out = rec.outcome
             if out.reason == "draw":
                 streak += 1
-                # nobody is paid for a drawn hand: only the special events' chips
-                # (a first-turn ppeok...) change hands
+                # no payment for the hand itself; only chips paid at once during play
+                # (a first-turn ppeok) remain
                 g = Game(m.rules, 2, rec.seed, rec.dealer, rec.stake_doublings)
                 for text in rec.moves:
                     g.push(text)
-                event_chips = [0, 0]
-                for ev in g.events():
-                    if ev.kind == "chips":
-                        event_chips[ev.player] += ev.other
-                        event_chips[1 - ev.player] -= ev.other
-                assert list(out.chips) == event_chips
+                paid_at_once = [0, 0]
+                for e in g.events():
+                    if e.kind == "chips":
+                        paid_at_once[e.player] += e.other
+                        paid_at_once[1 - e.player] -= e.other
+                assert out.settlement is None and list(out.chips) == paid_at_once
                 continue
             streak = 0
             if rec.stake_doublings and out.settlement:

@@ -358,9 +358,13 @@ def test_standard_go_bak_three_players_pays_own_share():
 
 def test_traditional_shakes_and_bombs_each_double():
     """Seed 001: "If the winner showed two such sets, two doubles are applied, thus
-    quadrupling the payment." (Matrix: "counts as a shake for payment")."""
-    cases = {"shaken=9|-": 16, "shaken=4,9|-": 32, "bombs=1,0": 16,
-             "bombs=1,0 shaken=4|-": 32, "shaken=-|9": 8, "bombs=0,1": 8}
+    quadrupling the payment." (Matrix: "counts as a shake for payment" and Matrix: "a
+    month shaken and later bombed is one set, one double")."""
+    # a bomb that counts as a shake lists its month among the months shown (`shaken`):
+    # the engine writes `shaken=9|- bombs=1,0` after bomb9, with or without a shake9
+    cases = {"shaken=9|-": 16, "shaken=4,9|-": 32, "bombs=1,0 shaken=9|-": 16,
+             "bombs=1,0 shaken=4,9|-": 32, "bombs=2,0 shaken=4,9|-": 32,
+             "shaken=-|9": 8, "bombs=0,1 shaken=-|9": 8}
     for extra, pay in cases.items():
         g = stop_game(rules="traditional", captured=[RIBBONS8, SAFE_LOSER], extra=extra)
         assert chips(g) == (pay, -pay), extra
@@ -394,10 +398,11 @@ def test_every_multiplier_together():
     """Seed 001: "Doubles are cumulative" (Matrix: "each opponent pays the (multiplied)
     score")."""
     # three brights 3 + ten junk 1 + 7 animals (no godori) 3 = 7 points, two Goes: 9;
-    # shake x2, bomb x2, nagari x2, gwang-bak x2, pi-bak x2, mong-bak x2, go-bak x2
+    # shake x2 (April), bomb x2 (September), nagari x2, gwang-bak x2, pi-bak x2,
+    # mong-bak x2, go-bak x2
     winner = BRIGHTS3 + " " + TEN_JUNK + " 2A 4A 5A 6A 7A 10A 12A"
     g = stop_game(rules="traditional", captured=[winner, "6J1"], go=[2, 1],
-                  extra="shaken=9|- bombs=1,0 stake=1")
+                  extra="shaken=4,9|- bombs=1,0 stake=1")
     assert g.score(0).total == 7
     assert chips(g) == (9 * 2 ** 7, -9 * 2 ** 7)
 

@@ -436,17 +436,28 @@ def test_flip_only_turn_with_nothing_to_flip_and_no_hand_is_no_turn():
     assert g.turn == 1 and g.turns == 1
 
 
-def test_flip_only_turn_lapses_with_an_empty_stock():
-    """Seed 000: "you play nothing from hand
-    until the hands are level again."  With nothing left to flip the owed flip-only
-    turn lapses and the bomber plays from hand (docs/rules.md)."""
-    g = game_from(players=4, field="5J1", hands=["3B", "1J1 6J1", "2J1 6J2", "4J1 7J1"],
-                  turn=3, stock="-", fill="captured0", fliponly=[1, 0, 0, 0],
+def test_flip_only_turns_owed_with_an_empty_stock_flip_nothing():
+    """Seed 000: "Three cards left your hand in a single turn, so your next two turns
+    only flip the deck — you play nothing from hand until the hands are level
+    again." With the stock gone the owed turns still come, and flip nothing (Matrix:
+    "with an empty stock still taken, flipping nothing, until the hands are level")."""
+    g = game_from(players=4, field="5J1", hands=["3B", "1J1 6J1 8J1", "2J1 6J2 8J2", "4J1 7J1 10J1"],
+                  turn=3, stock="-", fill="captured0", fliponly=[2, 0, 0, 0],
                   go=[1, 0, 0, 0], lastgo=[1000, 0, 0, 0])
-    ev = g.push("4J1")
-    assert [e.kind for e in ev if e.player == 0] == []
-    assert g.turn == 0 and g.flip_only_turns(0) == 0
-    assert "3B" in g.legal_moves
+    for expected_owed, round_moves in ((1, ["4J1"]), (0, ["1J1", "2J1", "7J1"])):
+        for card in round_moves:
+            ev = g.push(card)
+        # the bomber's turn ran inside the last push: no decision, no flip, no play
+        assert [e.kind for e in ev if e.player == 0] == ["flip_only", "turn_end"]
+        assert g.turn == 1 and g.flip_only_turns(0) == expected_owed
+        assert g.hand(0) == CardSet("3B")
+    g.push("6J1")
+    g.push("6J2")
+    g.push("10J1")
+    # the hands are level: one card each for seats 0-2, and the bomber plays again
+    assert g.turn == 0 and [len(g.hand(p)) for p in range(4)] == [1, 1, 1, 0]
+    assert "3B" in moves(g)
+    assert_cards_conserved(g)
 
 
 def test_bomb_in_three_player_game():

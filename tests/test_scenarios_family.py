@@ -145,7 +145,8 @@ def test_stack_of_three_is_captured_whole_without_a_steal():
 def test_sweeping_the_field_steals_nothing():
     """Seed 004: "If the player locates a matching card on the table, the player collects
     both cards along with the cards matched in step 2." and nothing more (Matrix: "sseul:
-    field emptied | no | steal | no (not in 002-004) | no")."""
+    exactly two field cards of different months, both captured, field left empty (001's
+    wording; not any emptied field) | no | steal | no (not in 002-004) | no")."""
     g = fgame(field="3R 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "2J2"],
               stock="5J2 11J1")
     ev = g.push("3B")

@@ -337,6 +337,23 @@ def test_shaking_any_turn_before_playing_one_of_them():
     assert "shake9" not in moves(g)  # two left
 
 
+def test_shake_then_bomb_of_the_month_is_the_shake_double_only():
+    """Seed 002: "Shaking the cards before playing a poktan is also an option." and
+    Seed 002: "Each time a player shakes within a single hand, final points are doubled
+    in the event that that player wins the hand." The bomb itself doubles nothing here
+    (Matrix: "any time before playing one of them; each doubles")."""
+    g = sgame(field="9J2 5J1", hands=["9A 9R 9J1 7A", "1J1 2J1"],
+              captured=["1R 2R 3R 4R 5R 7R", "1B 2J2 3J1 3J2 4J1 4J2"], stock="11J1 12D")
+    assert g.rules.shake_timing == 0
+    g.push("shake9")
+    g.push("bomb9")
+    # hongdan and chodan 6 + seven ribbons with 9R 3 = 9 points: Go or Stop follows
+    assert g.phase == "gostop" and g.score(0).total == 9
+    g.push("stop")
+    assert g.outcome().chips == (18, -18)
+    assert g.outcome().settlement["reasons"][1] == ["shake"]
+
+
 def test_shake_doubles_each_time():
     """Seed 002: "Each time a player shakes within a single hand, final points are
     doubled in the event that that player wins the hand." """

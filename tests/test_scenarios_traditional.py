@@ -331,13 +331,48 @@ def test_chok_captures_and_steals():
 def test_sseul_steals():
     """Seed 001: "There are only two cards in the center layout, belonging to different
     months, and the player captures both of them, leaving the center layout empty
-    (sseul)." (Matrix: "sseul: field emptied | no | steal")."""
+    (sseul)." (Matrix: "sseul: exactly two field cards of different months, both
+    captured, field left empty (001's wording; not any emptied field) | no | steal")."""
     g = tgame(field="3R 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "2J2"],
               stock="5J2 11J1")
     ev = g.push("3B")
     assert events_of(ev, "sseul")
     assert g.field == CardSet()
     assert g.captured(0) == CardSet("3B 3R 5J1 5J2 2J2")
+
+
+def test_sseul_with_a_bomb():
+    """Seed 001: "There are only two cards in the center layout, belonging to different
+    months, and the player captures both of them, leaving the center layout empty
+    (sseul)." A bomb that takes one of the two while the flip takes the other is such a
+    turn: the bomb's steal and the sseul's."""
+    g = tgame(field="9J2 5J1", hands=["9A 9R 9J1 7A", "1J1 2J1"],
+              captured=["", "2J2 4J1 6J1"], stock="5J2 11J1")
+    ev = g.push("bomb9")
+    assert events_of(ev, "sseul") and g.field == CardSet()
+    assert [e.card for e in events_of(ev, "stolen")] == ["2J2", "4J1"]
+
+
+@pytest.mark.parametrize("name", ["ttadak", "jjok"])
+def test_emptying_the_field_otherwise_is_no_sseul(name):
+    """Seed 001: "There are only two cards in the center layout, belonging to different
+    months, and the player captures both of them, leaving the center layout empty
+    (sseul)." A ttadak on two cards of one month, or a jjok on an empty field, also
+    leaves the field empty but is no sseul: it keeps its own steal only (Matrix: "not
+    any emptied field")."""
+    setup = {
+        # Seed 001 "(ttadak)": two of one month on the field, taken with the other two
+        "ttadak": dict(field="3R 3J1", stock="3J2 11J1", move="3B/3R"),
+        # Seed 001 "(chok)": the played card matched nothing; the flip takes it
+        "jjok": dict(field="-", stock="3R 11J1", move="3B"),
+    }[name]
+    g = tgame(field=setup["field"], hands=["3B 7A", "1J1 2J1"],
+              captured=["", "2J2 4J1 6J1"], stock=setup["stock"])
+    ev = g.push(setup["move"])
+    assert events_of(ev, name) and not events_of(ev, "sseul")
+    assert g.field & CardSet.month(3) == CardSet() and "3B" in g.captured(0)
+    assert [e.card for e in events_of(ev, "stolen")] == ["2J2"]
+    assert g.captured(1) == CardSet("4J1 6J1")
 
 
 def test_steal_takes_the_least_valuable_junk():
@@ -450,9 +485,10 @@ def test_bomb_takes_four_steals_and_owes_optional_flip_only_turns():
 
 def test_shaking_is_a_move_offered_once_per_month():
     """Seed 001: "Any player who has three cards of the same month may declare them and
-    show them to the other player(s)." (Matrix: "before play; each shake doubles
-    payment if that player wins")."""
-    g = tgame(field="5J1 6J1", hands=["9A 9R 9J1 7A", "1J1 2J1"], stock="11J1 12D")
+    show them to the other player(s)." (Matrix: "only before the first play of the
+    hand; each set shown doubles payment if that player wins")."""
+    g = tgame(first_turn=True, field="5J1 6J1", hands=["9A 9R 9J1 7A", "1J1 2J1"],
+              stock="11J1 12D")
     assert "shake9" in moves(g)
     ev = g.push("shake9")
     assert events_of(ev, "shake")[0].cards == CardSet("9A 9R 9J1")
@@ -461,6 +497,64 @@ def test_shaking_is_a_move_offered_once_per_month():
     assert g.shaken_months(0) == [9]
     g.push("7A")
     assert g.turn == 1 and g.shaken_months(0) == [9]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_shaking_only_before_the_first_play(players):
+    """Seed 001: "After the cards are dealt out and before players begin to play,
+    players check for triples or quads (3 or 4 cards of the same month) in their hands
+    or on the table." and Seed 001: "If the winner showed 3 cards of the same month
+    before the start of play, then each opponent must pay double." (Matrix: "only
+    before the first play of the hand")."""
+    hands = ["9A 9R 9J1 7A", "4A 4R 4J1 1J1"] + (["6A 8A 10A 12A"] if players == 3 else [])
+    g = tgame(players=players, first_turn=True, field="5J1 3J1", hands=hands,
+              stock="11J1 12D 2J1 2J2 10J1 10J2")
+    assert g.rules.shake_timing == 1
+    assert "shake9" in moves(g)
+    g.push("7A")
+    # seat 1 has not played yet: its first turn still comes before its first play
+    assert g.turn == 1 and "shake4" in moves(g)
+    g.push("1J1")
+    if players == 3:
+        g.push("6A")
+    # seat 0 has played: its three Septembers can no longer be shown
+    assert g.turn == 0 and not [m for m in moves(g) if m.startswith("shake")]
+    # the same turn with shake_timing=0 (the standard preset's value): a shake at any turn
+    later = Game.from_position(g.position().replace("rules=traditional",
+                                                    "rules=traditional+shake_timing=0"))
+    assert later.rules.shake_timing == 0 and "shake9" in moves(later)
+
+
+def test_shaken_then_bombed_month_is_one_double():
+    """Seed 001: "If the winner showed 3 cards of the same month before the start of
+    play, then each opponent must pay double. If the winner showed two such sets, two
+    doubles are applied, thus quadrupling the payment." (Matrix: "a month shaken and
+    later bombed is one set, one double")."""
+    # seat 0 shows the Septembers, then bombs them with the fourth on the field
+    g = tgame(first_turn=True, field="9J2 5J1", hands=["9A 9R 9J1 7A", "1J1 2J1"],
+              captured=["1R 2R 3R 4R 5R 7R", "1B 2J2"], stock="11J1 12D")
+    g.push("shake9")
+    g.push("bomb9")
+    assert g.shaken_months(0) == [9] and "bombs=1,0" in g.position()
+    # hongdan and chodan (6) + seven ribbons (3): seat 0 decides Go or Stop
+    assert g.phase == "gostop"
+    g.push("stop")
+    out = g.outcome()
+    # one set shown (September): one double; no bak applies (no bright or junk score,
+    # fewer than seven animals)
+    assert out.points == score(g.captured(0), g.rules).total == 9
+    assert out.chips == (2 * 9, -2 * 9)
+    # a bomb alone shows its month too: the same single double
+    g = tgame(first_turn=True, field="9J2 5J1", hands=["9A 9R 9J1 7A", "1J1 2J1"],
+              captured=["1R 2R 3R 4R 5R 7R", "1B 2J2"], stock="11J1 12D")
+    g.push("bomb9")
+    assert g.shaken_months(0) == [9]
+    g.push("stop")
+    assert g.outcome().chips == (18, -18)
+    # two months shown (a shake of April, a bomb of September): two doubles
+    two = stop_game(rules=RULES, captured=["1R 2R 3R 4R 5R 7R 9R", "1B 2J2"],
+                    extra="shaken=4,9|- bombs=1,0")
+    assert two.outcome().chips == (4 * 9, -4 * 9)
 
 
 def test_shaken_winner_is_paid_double_per_shake():

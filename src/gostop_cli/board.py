@@ -66,7 +66,7 @@ PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D"
 #: Why a payment was multiplied (the reasons of a settlement), in words.
 REASON_WORDS = {
     "shake": "the winner shook (x2 per shake)",
-    "bomb": "the winner's bomb counts as a shake (x2 per bomb)",
+    "bomb": "the winner's bomb counts as a shake (x2 per month shown)",
     "nagari": "stakes doubled by a drawn hand before (x2 per nagari)",
     "double_joker": "the winner holds the double-payment joker",
     "gwang_bak": "the winner scores brights, this player holds none (x2)",

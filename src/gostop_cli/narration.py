@@ -258,7 +258,10 @@ class Narrator:
             if rules.bomb_steal:
                 text += " + 1 junk from each opponent"
             if rules.bomb_counts_as_shake:
-                text += "; doubles your payment like a shake"
+                if move.month in view.shaken[view.seat]:
+                    text += "; the month is shown already: no further double"
+                else:
+                    text += "; doubles your payment like a shake"
             turns = rules.bomb_flip_only_turns
             if turns:
                 if rules.bomb_flip_only_optional:

@@ -635,29 +635,71 @@ ARRAY_SCALARS = ("hand_count_self", "hand_count_next", "hand_count_next2", "hand
 ARRAY_LENGTH = 50 * len(ARRAY_PLANES) + len(ARRAY_SCALARS)
 
 
+#: Keys of a position's fields (``CoreState.to_fields()``) that a seat may not see
+#: whole: the hands (the seat sees its own, and counts) and the stock (a count).
+_HIDDEN_KEYS = ("hands", "stock")
+
+
+def seat_fields(fields: dict, seat: int) -> dict:
+    """What ``seat`` may know of a position's fields (``CoreState.to_fields()``), in
+    the shape :func:`gostop_core.notation.parse_view` returns: the seat's own
+    ``hand``, ``hand_counts`` for every hand and ``stock_count`` in place of the
+    hands and the stock; every other field is public."""
+    out = {k: v for k, v in fields.items() if k not in _HIDDEN_KEYS}
+    out["seat"] = seat
+    out["hand"] = fields["hands"][seat]
+    out["hand_counts"] = [bin(h).count("1") for h in fields["hands"]]
+    out["stock_count"] = len(fields["stock"])
+    return out
+
+
 class PlayerView:
     """Only what one seat may see: its own hand, the field, every captured pile,
     Go counts, and counts for the hidden hands and the stock; also the public
     facts of the hand: shaken months, bombs, ppeoks and chips of every seat, the
     nagari stake (``stake_doublings``), a played card waiting on the field for the
     flip (``played_card``, and ``played_target``, the card it was placed on), and
-    in the Go/Stop phase what a Stop would bring (``stop_value``)."""
+    in the Go/Stop phase what a Stop would bring (``stop_value``).
+
+    A view holds nothing else: no game, no other hand, no stock order.  It is built
+    from the seat's part of the position alone (:func:`seat_fields`), so two
+    positions that differ only in cards the seat cannot see give equal views, with
+    equal :meth:`to_str`, :meth:`to_array` and pickles.  ``PlayerView.from_str``
+    reads a player-view string back; views compare, hash and pickle by that string.
+    """
 
     def __init__(self, game: Game, seat: int):
-        f = game._core.to_fields()
+        self._build(game.rules, seat_fields(game._core.to_fields(), seat))
+
+    @classmethod
+    def from_str(cls, text: str) -> "PlayerView":
+        """The view a player-view string (``gostop-view/1 ...``) describes; raises
+        :class:`~gostop_core.errors.PositionError` for a malformed one."""
+        from gostop_core.notation import parse_view
+        rules, fields = parse_view(text)
+        view = cls.__new__(cls)
+        view._build(rules, fields)
+        return view
+
+    def _build(self, rules: Rules, f: dict) -> None:
+        seat = f["seat"]
+        self._public = f
         self.seat = seat
-        self.rules = game.rules
+        self.rules = rules
         self.players = f["nplayers"]
         self.dealer = f["dealer"]
         self.to_move = f["to_move"]
         self.phase = PHASE_NAMES[f["phase"]]
+        self.turns = f["turns"]
         self.flip_card = None if f["flip_card"] is None else CARD_CODES[f["flip_card"]]
         self.field = CardSet(f["field"])
-        self.hand = CardSet(f["hands"][seat])
-        self.hand_counts = tuple(bin(h).count("1") for h in f["hands"])
+        self.hand = CardSet(f["hand"])
+        self.hand_counts = tuple(f["hand_counts"])
         self.captured = tuple(CardSet(c) for c in f["captured"])
-        self.stock_count = len(f["stock"])
+        self.stock_count = f["stock_count"]
         self.go_counts = tuple(f["go_counts"])
+        #: Each seat's score when it last called Go (it is asked again only above it).
+        self.last_go_scores = tuple(f["last_go_scores"])
         self.flip_only = tuple(f["flip_only"])
         # public facts of the hand: shown shakes, bombs, ppeoks, chips paid so far,
         # the nagari stake, and this turn's played card still waiting on the field
@@ -665,6 +707,8 @@ class PlayerView:
                             for mask in f["shaken"])
         self.bombs = tuple(f["bombs"])
         self.ppeoks = tuple(f["ppeoks"])
+        #: Turns each seat has played (a seat at 0 has not played yet).
+        self.turns_played = tuple(f["turns_played"])
         self.chips = tuple(f["chips"])
         self.stake_doublings = f["stake_doublings"]
         self.sitter = f.get("sitter")
@@ -678,23 +722,54 @@ class PlayerView:
         #: Bonus cards lying with a stack on the field (a ppeok stack keeps them): code -> month.
         self.stack_bonus = {code: month for code, month in zip(("X2", "X3"), f["stack_bonus"])
                             if month}
+        #: With ``phase == "over"``: the winning seat (None for a drawn hand) and its points.
+        self.winner = f["winner"]
+        self.points = f["points"]
         #: What a Stop now would bring (see :meth:`Game.stop_value`) when this seat
         #: decides Go or Stop; it depends only on public facts.  Else ``None``.
-        self.stop_value = (game._core.settlement(seat)
+        self.stop_value = (self._public_core().settlement(seat)
                            if self.phase == "gostop" and self.to_move == seat else None)
-        self._fields = f
-        pack = 50 if self.rules.bonus_cards else 48
-        visible = f["field"] | f["hands"][seat]
+        pack = 50 if rules.bonus_cards else 48
+        visible = f["field"] | f["hand"]
         for c in f["captured"]:
             visible |= c
         if f["flip_card"] is not None:
             visible |= 1 << f["flip_card"]
         self.unseen = CardSet(((1 << pack) - 1) & ~visible)
 
+    def _public_core(self) -> CoreState:
+        """A core state holding the public facts and this seat's hand, the other
+        hands and the stock left empty: enough for what depends on public facts
+        only (the settlement of a Stop)."""
+        f = dict(self._public)
+        f["hands"] = [f["hand"] if q == self.seat else 0 for q in range(self.players)]
+        f["stock"] = []
+        return CoreState.from_fields(self.rules, f)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's score, from its captured pile."""
+        return tuple(score_pile(c, self.rules).total for c in self.captured)
+
     def to_str(self) -> str:
-        return format_view(self.rules, self._fields, self.seat)
+        """The player-view string (``gostop-view/1 ...``, docs/notation.md)."""
+        return format_view(self.rules, self._public, self.seat)
 
     __str__ = to_str
+
+    def __repr__(self) -> str:
+        return f"PlayerView.from_str({self.to_str()!r})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return self.to_str() == other.to_str()
+
+    def __hash__(self) -> int:
+        return hash(self.to_str())
+
+    def __reduce__(self):
+        return (PlayerView.from_str, (self.to_str(),))
 
     def to_array(self) -> np.ndarray:
         """A float32 vector of length :data:`ARRAY_LENGTH`: the card planes of

@@ -80,6 +80,7 @@ cdef enum:
     TF_STACK = 8
     TF_SSEUL = 16
     TF_CAPTURED = 32
+    TF_TWO_APART = 64   # the turn began with exactly two field cards, of different months
 
 
 # ---------------------------------------------------------------- deal
@@ -323,7 +324,9 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
                 if r.bomb and k == 3 and gs_popcount(s.field & month_mask) == 1:
                     out[n] = make_move(MOVE_BOMB, month, GS_NO_CARD)
                     n += 1
-                if r.shaking and not (s.shaken[p] & (1 << month)):
+                if r.shaking and not (s.shaken[p] & (1 << month)) \
+                        and (not r.shake_timing or s.turns_played[p] == 0):
+                    # shake_timing=1 (001): only before the player's first play
                     out[n] = make_move(MOVE_SHAKE, month, GS_NO_CARD)
                     n += 1
         if r.bomb_flip_only_optional and s.flip_only[p] > 0 and s.stock_pos < s.stock_len:
@@ -500,12 +503,15 @@ cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sak
         mult = 1
         plus = 0
         why = 0
+        # one double per set shown, counted by month: a bomb that counts as a shake
+        # marks its month in `shaken`, so a month shaken and later bombed is one set
         shift = gs_popcount(s.shaken[w])
-        if shift:
-            why |= SETTLE_SHAKE
-        if r.bomb_counts_as_shake and s.bombs[w]:
-            shift += s.bombs[w]
+        if r.bomb_counts_as_shake and s.bombs[w] and shift:
             why |= SETTLE_BOMB
+            if shift > s.bombs[w]:
+                why |= SETTLE_SHAKE
+        elif shift:
+            why |= SETTLE_SHAKE
         if s.stake_doublings:
             shift += s.stake_doublings
             why |= SETTLE_NAGARI
@@ -652,7 +658,9 @@ cdef void resolve_turn(GameStateC* s, const RulesC* r, int p, EventLog* log) noe
             b = gs_lowest(rest)
             rest &= rest - 1
             log_event(log, EV_BONUS, p, b, 0, GS_BIT(b))
-    if r.sseul_steal and (s.turn_flags & TF_CAPTURED) and not (s.field & GS_MASK_MONTH_CARDS):
+    if r.sseul_steal and (s.turn_flags & TF_TWO_APART) and not (s.field & GS_MASK_MONTH_CARDS):
+        # 001: only two field cards, of different months, both captured: the field
+        # is left empty (a ttadak on two of one month or a jjok on an empty field is no sseul)
         s.turn_flags |= TF_SSEUL
         log_event(log, EV_SSEUL, p, GS_NO_CARD, 0, 0)
     # the last player's last turn: sseul, ttadak and jjok steal nothing (001)
@@ -784,8 +792,10 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
             if q != s.sitter and (s.hand[q] or (s.flip_only[q] and s.stock_pos < s.stock_len)):
                 break
         s.to_move = q
-        if s.flip_only[q] > 0 and s.stock_pos >= s.stock_len:
-            # nothing left to flip: owed flip-only turns lapse and the player plays from hand
+        if s.flip_only[q] > 0 and s.stock_pos >= s.stock_len and r.bomb_flip_only_optional:
+            # nothing left to flip: optional flip-only turns lapse and the player plays
+            # from hand; forced ones (000) are still taken, flipping nothing, until the
+            # hands are level
             s.flip_only[q] = 0
         if s.flip_only[q] > 0 and (not r.bomb_flip_only_optional or not s.hand[q]):
             # a forced flip-only turn (always in casual; optional ones only with an empty hand)
@@ -794,6 +804,19 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
             stage = STAGE_FLIP
             continue
         return
+
+
+cdef inline uint8_t turn_start_flags(const GameStateC* s, const RulesC* r) noexcept nogil:
+    """The flags a turn that plays from the hand starts with: TF_TWO_APART where a
+    sseul is possible (the field holds exactly two cards, of different months)."""
+    cdef uint64_t cards = s.field & GS_MASK_MONTH_CARDS
+    cdef int first
+    if not r.sseul_steal or gs_popcount(cards) != 2:
+        return 0
+    first = gs_lowest(cards)
+    if cards & same_month(first) == cards:
+        return 0
+    return TF_TWO_APART
 
 
 cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* log) noexcept nogil:
@@ -805,7 +828,7 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
         bit = GS_BIT(card)
         s.forced_card = GS_NO_CARD
         s.hand[p] &= ~bit
-        s.turn_flags = 0
+        s.turn_flags = turn_start_flags(s, r)
         log_event(log, EV_PLAYED, p, card, 0, bit)
         matches = s.field & same_month(card)
         k = gs_popcount(matches)
@@ -841,11 +864,14 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
     elif kind == MOVE_BOMB:
         month = card
         month_mask = GS_MONTH_MASK(month)
-        s.turn_flags = 0
+        s.turn_flags = turn_start_flags(s, r)
         log_event(log, EV_BOMB, p, month, 0, s.hand[p] & month_mask)
         s.hand[p] &= ~month_mask
         capture(s, p, month_mask, log)
         s.bombs[p] += 1
+        if r.bomb_counts_as_shake:
+            # the bomb shows the month's set (001 "Shake/Bomb"): one set per month
+            s.shaken[p] |= 1 << month
         if r.bomb_steal:
             steal_junk(s, r, p, log)
         s.flip_only[p] += r.bomb_flip_only_turns

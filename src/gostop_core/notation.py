@@ -382,7 +382,15 @@ def _month_mask(card: int) -> int:
 
 
 def format_view(rules: Rules, fields: dict, seat: int) -> str:
+    """The view string of ``seat``, from a position's fields
+    (``CoreState.to_fields()``) or from a view's (:func:`parse_view`)."""
     n = fields["nplayers"]
+    if "hand_counts" in fields:
+        hand, counts, stock_count = fields["hand"], fields["hand_counts"], fields["stock_count"]
+    else:
+        hand = fields["hands"][seat]
+        counts = [bin(h).count("1") for h in fields["hands"]]
+        stock_count = len(fields["stock"])
     parts = [
         VIEW_TAG,
         f"rules={rules_to_token(rules)}",
@@ -393,10 +401,10 @@ def format_view(rules: Rules, fields: dict, seat: int) -> str:
         f"phase={_phase_token(fields)}",
         f"turns={fields['turns']}",
         f"field={_list(fields['field'])}",
-        f"hand={_list(fields['hands'][seat])}",
-        "hands=" + ",".join(str(bin(h).count('1')) for h in fields["hands"]),
+        f"hand={_list(hand)}",
+        "hands=" + ",".join(map(str, counts)),
         "captured=" + "|".join(_list(c) for c in fields["captured"]),
-        f"stock={len(fields['stock'])}",
+        f"stock={stock_count}",
         "go=" + ",".join(map(str, fields["go_counts"])),
         "lastgo=" + ",".join(map(str, fields["last_go_scores"])),
         "fliponly=" + ",".join(map(str, fields["flip_only"])),

@@ -98,7 +98,8 @@ BRIDGE = "5A"
 PHASES = ("play", "flip", "gostop", "over", "showdown")
 END_REASONS = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
 # The flags of a turn in progress, in the bit order of the core's to_fields dict.
-TURN_FLAG_BITS = {"ppeok": 1, "ttadak": 2, "jjok": 4, "stack": 8, "sseul": 16, "captured": 32}
+TURN_FLAG_BITS = {"ppeok": 1, "ttadak": 2, "jjok": 4, "stack": 8, "sseul": 16, "captured": 32,
+                  "two_apart": 64}
 
 
 # ---------------------------------------------------------------------------
@@ -588,7 +589,9 @@ class ReferenceGame:
                 continue
             if R.bomb and in_hand == 3 and len(self.field_of_month(month)) == 1:
                 moves.append(f"bomb{month}")
-            if R.shaking and month not in seat.shaken:
+            # shake_timing 1 (001): a set is shown only before the player's first play
+            first_play_still_to_come = seat.turns_played == 0
+            if R.shaking and month not in seat.shaken and (not R.shake_timing or first_play_still_to_come):
                 moves.append(f"shake{month}")
         if R.bomb_flip_only_optional and seat.flip_only > 0 and s.stock:
             moves.append("fliponly")
@@ -731,7 +734,7 @@ class ReferenceGame:
         s, R = self.s, self.R
         s.forced_card = None
         s.seats[p].hand.remove(card)
-        s.turn_flags = set()
+        s.turn_flags = self._turn_start_flags()
         self._event("played", p, card, 0, [card])
         month = month_of(card)
         matches = self.field_of_month(month)
@@ -753,16 +756,28 @@ class ReferenceGame:
     def _bomb(self, p: int, month: int) -> None:
         s, R = self.s, self.R
         seat = s.seats[p]
-        s.turn_flags = set()
+        s.turn_flags = self._turn_start_flags()
         from_hand = {c for c in seat.hand if month_of(c) == month}
         self._event("bomb", p, str(month), 0, from_hand)
         seat.hand -= from_hand
         self._capture(p, from_hand | self.field_of_month(month))
         seat.bombs += 1
+        if R.bomb_counts_as_shake:
+            seat.shaken.add(month)   # the bomb shows the month's set: one set per month
         if R.bomb_steal:
             self._steal(p)
         seat.flip_only += R.bomb_flip_only_turns
         self._flip_and_finish(p)
+
+    def _turn_start_flags(self) -> set[str]:
+        """A turn played from the hand starts with "two_apart" when a sseul is
+        possible: the field holds exactly two cards, of different months (001)."""
+        if not self.R.sseul_steal:
+            return set()
+        month_cards_on_field = [c for c in self.s.field if kind_of(c) != "X"]
+        if len(month_cards_on_field) == 2 and len({month_of(c) for c in month_cards_on_field}) == 2:
+            return {"two_apart"}
+        return set()
 
     def _choose_flip_target(self, p: int, target: str) -> None:
         s = self.s
@@ -925,7 +940,9 @@ class ReferenceGame:
             self._event("bonus", p, bonus, 0, [bonus])
         s.turn_bonus = set()
         field_has_month_card = any(kind_of(c) != "X" for c in s.field)
-        if R.sseul_steal and "captured" in s.turn_flags and not field_has_month_card:
+        # sseul (001): the turn began with two field cards of different months and
+        # both were captured, leaving the field empty
+        if R.sseul_steal and "two_apart" in s.turn_flags and not field_has_month_card:
             s.turn_flags.add("sseul")
             self._event("sseul", p)
         # on the last turn of the hand sseul, ttadak and jjok steal nothing
@@ -980,8 +997,9 @@ class ReferenceGame:
         return True
 
     def _pass_turn(self, p: int) -> None:
-        """The turn ends; the next seat with a turn moves.  Owed flip-only turns lapse
-        with an empty stock; forced ones are played at once."""
+        """The turn ends; the next seat with a turn moves.  Optional flip-only turns
+        lapse with an empty stock; forced ones are played at once (with an empty
+        stock nothing is flipped)."""
         s, R = self.s, self.R
         self._event("turn_end", p)
         s.turns += 1
@@ -996,8 +1014,8 @@ class ReferenceGame:
                 break
         s.to_move = q
         seat = s.seats[q]
-        if seat.flip_only and not s.stock:
-            seat.flip_only = 0
+        if seat.flip_only and not s.stock and R.bomb_flip_only_optional:
+            seat.flip_only = 0          # optional ones lapse; forced ones flip nothing
         if seat.flip_only and (not R.bomb_flip_only_optional or not seat.hand):
             seat.flip_only -= 1
             self._event("flip_only", q)
@@ -1037,9 +1055,9 @@ class ReferenceGame:
         others = []
         for q in self.opponents(w):
             loser = s.seats[q]
+            # one double per set shown, by month (a bomb that counts as a shake is
+            # among the shaken months)
             doublings = len(winner.shaken) + s.stake_doublings
-            if R.bomb_counts_as_shake:
-                doublings += winner.bombs
             # each double-payment joker the winner holds doubles too (doubles add up)
             doublings += self._jokers(winner.pile, 1)
             m = 2 ** doublings

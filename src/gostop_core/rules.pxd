@@ -107,6 +107,7 @@ ctypedef struct RulesC:
     int32_t bomb_flip_only_optional
     int32_t bomb_counts_as_shake
     int32_t shaking
+    int32_t shake_timing
     int32_t bonus_in_hand
     int32_t flipped_bonus
     # go, stop and payment

@@ -64,7 +64,7 @@ FIELDS = {
     "ppeok_keeps_bonus": (0, 1, "turn", "a bonus card flipped in a ppeok stays with the stack"),
     "jjok_steal": (0, 1, "turn", "jjok/chok (the flip matches your own unmatched played card) steals one junk"),
     "ttadak_steal": (0, 1, "turn", "ttadak (played onto two, the flip is the fourth) steals one junk"),
-    "sseul_steal": (0, 1, "turn", "sseul (the field is emptied) steals one junk"),
+    "sseul_steal": (0, 1, "turn", "sseul (two field cards of different months, both captured, the field left empty) steals one junk"),
     "last_turn_no_steal": (0, 1, "turn", "on the last player's last turn sseul, ttadak and chok steal nothing"),
     "first_turn_ppeok_chips": (0, 100, "payment", "chips each opponent pays for a ppeok on the first turn"),
     "three_ppeok_chips": (0, 100, "payment", "a third ppeok in a hand ends play; each opponent pays this many chips"),
@@ -73,8 +73,9 @@ FIELDS = {
     "bomb_steal": (0, 1, "turn", "a bomb takes one junk from each opponent"),
     "bomb_flip_only_turns": (0, 3, "turn", "flip-only turns that follow a bomb"),
     "bomb_flip_only_optional": (0, 1, "turn", "the player may choose whether to use each flip-only turn (standard)"),
-    "bomb_counts_as_shake": (0, 1, "payment", "a bomb doubles the payment like a shake"),
+    "bomb_counts_as_shake": (0, 1, "payment", "a bomb doubles the payment like a shake (one double per month shown: a shaken month bombed later doubles once)"),
     "shaking": (0, 1, "turn", "shaking: show three of a month; each shake doubles the payment if that player wins"),
+    "shake_timing": (0, 1, "turn", "when a player may shake: 0 at any of its turns while it holds the three, 1 only before its first play of the hand (001)"),
     "bonus_in_hand": (0, 2, "turn", "a bonus card in hand: 0 not dealt, 1 played as a free action with a replacement draw, 2 banked at the start of a turn with a replacement draw"),
     "flipped_bonus": (0, 1, "turn", "a flipped bonus card: 0 banked at once and the stock flipped again, 1 banked with the turn's captures"),
     # go, stop and payment
@@ -109,7 +110,7 @@ _BASE = dict(
     jjok_steal=1, ttadak_steal=1, sseul_steal=0, last_turn_no_steal=1,
     first_turn_ppeok_chips=0, three_ppeok_chips=0, first_turn_capture_chips=0,
     bomb=1, bomb_steal=1, bomb_flip_only_turns=2, bomb_flip_only_optional=1, bomb_counts_as_shake=0,
-    shaking=1, bonus_in_hand=2, flipped_bonus=1,
+    shaking=1, shake_timing=0, bonus_in_hand=2, flipped_bonus=1,
     threshold_2p=7, threshold_3p=3, threshold_4p=3, go_stop=1, go_scheme=2,
     payment=1, nagari_doubling=1, gwang_bak=1, pi_bak_threshold=6, pi_bak_threshold_2p=6,
     mong_bak_animals=0, go_bak=1, go_bak_pays_third=0, match_play=1,
@@ -130,7 +131,7 @@ PRESETS = {
     "traditional": dict(
         _BASE, bonus_cards=0, bonus_to_dealer=0, bonus_in_hand=0, chongtong_chips=5,
         sake_cup_junk=1, sseul_steal=1, first_turn_ppeok_chips=3, three_ppeok_chips=5,
-        bomb_counts_as_shake=1, go_scheme=1, pi_bak_threshold=5, pi_bak_threshold_2p=5,
+        bomb_counts_as_shake=1, shake_timing=1, go_scheme=1, pi_bak_threshold=5, pi_bak_threshold_2p=5,
         mong_bak_animals=7, go_bak_pays_third=1,
     ),
     # seeds 002-004, Korean standard rules.

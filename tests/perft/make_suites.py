@@ -1,15 +1,20 @@
 """Build the perft suites in this folder (a maintainer's tool, not a test).
 
-    python tests/perft/make_suites.py
+    python tests/perft/make_suites.py           # count every entry on both engines
+    python tests/perft/make_suites.py --reuse   # count only new or changed positions
 
 Seeded deals for every preset and player count, and built positions for the tricky
 cases, each found as the first position of a seeded random game that shows the case.
 A depth is written only when the core and the pure-Python reference agree on it;
-depths grow while the count stays under a node budget.
+depths grow while the count stays under a node budget.  With ``--reuse`` an entry
+whose id and position are already in the suite files keeps its counts when the core
+still counts the same at every depth (those counts were agreed by both engines when
+they were written); every other entry is counted on both engines.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -17,7 +22,7 @@ from pathlib import Path
 
 from gostop_core import Game, Rules
 from gostop_core.cards import card_month
-from gostop_core.perft_suite import _reference_game
+from gostop_core.perft_suite import _reference_game, load_suite
 
 HERE = Path(__file__).resolve().parent
 NODE_BUDGET = 200_000       # the reference counts about 10k nodes/s
@@ -33,8 +38,23 @@ PRESETS = {
 }
 
 
-def counts_for(position: str) -> list[tuple[int, int]]:
+#: (id, position) -> counts of the suite files as they stand (filled by --reuse).
+KNOWN: dict[tuple[str, str], list[tuple[int, int]]] = {}
+REUSED = [0]
+
+
+def load_known() -> None:
+    for path in HERE.glob("*.perft"):
+        for e in load_suite(path):
+            KNOWN[(e.id, e.position)] = list(e.counts)
+
+
+def counts_for(position: str, ident: str = "") -> list[tuple[int, int]]:
     game = Game.from_position(position)
+    known = KNOWN.get((ident, position))
+    if known and all(game.perft(d) == c for d, c in known):
+        REUSED[0] += 1
+        return known
     ref = _reference_game(position)
     out = []
     for depth in range(1, MAX_DEPTH + 1):
@@ -55,7 +75,7 @@ def entry(ident: str, position: str, comment: str = "") -> str:
     if comment:
         lines.append(f"# {comment}")
     lines.append(f"position {position}")
-    lines += [f"perft {d} {c}" for d, c in counts_for(position)]
+    lines += [f"perft {d} {c}" for d, c in counts_for(position, ident)]
     return "\n".join(lines)
 
 
@@ -130,8 +150,15 @@ def tricky() -> str:
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the counts of unchanged positions the core still agrees with")
+    if parser.parse_args().reuse:
+        load_known()
     start = time.time()
     (HERE / "deals.perft").write_text(deals(), encoding="utf-8")
     print(f"deals.perft written ({time.time() - start:.0f} s)")
     (HERE / "tricky.perft").write_text(tricky(), encoding="utf-8")
     print(f"tricky.perft written ({time.time() - start:.0f} s)")
+    if KNOWN:
+        print(f"{REUSED[0]} entries kept their counts; the others were counted on both engines")

@@ -224,6 +224,7 @@ Q = {
     "000.bonus_field": ("000", "it is given to the dealer and the field is topped up"),
     "000.bomb": ("000", "If you hold three cards of one month and the fourth is on the field, you may drop a bomb: play all three at once, take all four cards, and take one junk card from every opponent."),
     "000.flip_only": ("000", "so your next two turns only flip the deck"),
+    "000.level": ("000", "you play nothing from hand until the hands are level again."),
     "000.never_forced": ("000", "so the bomb is never forced"),
     "000.no_shake": ("000", "Shaking (흔들기) is not implemented, so the bomb needs no announcement first."),
     "000.not_included": ("000", "the bak penalties (gwang-bak, pi-bak, go-bak), shaking (heundeulgi, 흔들기), ppeok (뻑), jjok (쪽), the sweep (쓸), and multi-hand match play."),
@@ -279,6 +280,7 @@ Q = {
     "001.first_ppeok": ("001", "If you make a ppuk (create a stack of three cards) in your first turn of the game, each opponent pays you you money worth 3 points (or could be 3 chips, if playing with chips) and play continues."),
     "001.three_ppeok": ("001", "If you make a total of three ppuk during one hand, the play ends and each opponent pays you 5 chips."),
     "001.first_capture": ("001", "some award a payment of 3 chips from each opponent for this, and play continues."),
+    "001.before_play": ("001", "After the cards are dealt out and before players begin to play, players check for triples or quads (3 or 4 cards of the same month) in their hands or on the table."),
     "001.heundeum": ("001", "It is a disadvantage to hold three cards of the same month, but if a player chooses to show them he gets an extra bonus if he manages to win."),
     "001.shake": ("001", "If the winner showed 3 cards of the same month before the start of play, then each opponent must pay double."),
     "001.two_shakes": ("001", "If the winner showed two such sets, two doubles are applied, thus quadrupling the payment."),
@@ -1019,17 +1021,24 @@ def jjok_ttadak_sseul_rows():
         position=pos("traditional", 2, field="3R", hands=["3B 7A", "10J2 10R"],
                      captured=["-", "2J2"], stock="7J1 11J1"),
         moves=["3B"], want=[lacks("sseul"), no_steal])
-    add("traditional", "sseul", "jjok-and-sseul", *q("001.surrender"),
+    add("traditional", "sseul", "jjok-on-empty-field-no-sseul", *q("001.sseul"),
         "traditional: on an empty field 3B stays and the flip 3R takes it back: a jjok that "
-        "also leaves the field empty: two steals",
+        "leaves the field empty is no sseul (the field did not hold two cards): one steal",
         position=pos("traditional", 2, field="-", hands=["3B 7A", "10J2 10R"],
                      captured=["-", "2J2 4J2"], stock="3R 11J1"),
-        moves=["3B"], want=[has("jjok", "sseul"), stolen(("2J2", 1), ("4J2", 1))])
-    add("traditional", "sseul", "ttadak-and-sseul", *q("001.sseul"),
-        "traditional: a ttadak that also sweeps the field: two steals, the lowest junk first",
+        moves=["3B"], want=[has("jjok"), lacks("sseul"), stolen(("2J2", 1))])
+    add("traditional", "sseul", "ttadak-one-month-no-sseul", *q("001.sseul"),
+        "traditional: a ttadak on two cards of one month empties the field but is no sseul "
+        "(the two cards were not of different months): the ttadak's one steal",
         position=pos("traditional", 2, field="3R 3J1", hands=["3B 7A", "10J2 10R"],
                      captured=["-", "12D 2J2"], stock="3J2 11J1"),
-        moves=["3B/3R"], want=[has("ttadak", "sseul"), stolen(("2J2", 1), ("12D", 1))])
+        moves=["3B/3R"], want=[has("ttadak"), lacks("sseul"), stolen(("2J2", 1))])
+    add("traditional", "sseul", "bomb-and-flip-sweep", *q("001.sseul"),
+        "traditional: the field holds 3J2 and 5J1; the bomb of March takes 3J2, the flip 5J2 "
+        "takes 5J1: a sseul, with the bomb's steal and the sseul's",
+        position=pos("traditional", 2, field="3J2 5J1", hands=[BOMB_HAND, "10J2 10R"],
+                     captured=["-", "2J2 4J2"], stock="5J2 11J1"),
+        moves=["bomb3"], want=[has("bomb", "sseul"), stolen(("2J2", 1), ("4J2", 1))])
     add("traditional", "sseul", "option-off", *q("001.sseul"),
         "traditional with sseul_steal=0: sweeping the field steals nothing",
         position=pos("traditional+sseul_steal=0", 2, field="3R 5J1", hands=["3B 7A", "10J2 10R"],
@@ -1249,11 +1258,25 @@ def bomb_and_steal_rows():
         position=pos("casual", 2, field="3J2 5J1", hands=[BOMB_HAND, "10J2 10R 12A"],
                      stock="11J1 6J1 5J2"),
         moves=["bomb3", "10J2"], want=[has("flip_only"), captured(0, "5J1 5J2")])
-    add("casual", "flip-only turns after a bomb", "lapse-on-empty-stock", *q("000.flip_only"),
-        "casual: owed flip-only turns lapse when the stock is empty; seat 0 plays from hand",
-        position=pos("casual", 2, field="5J1", hands=["7A 8J1", "10J2 10R"], stock="-",
-                     fliponly=[2, 0], turn=1, fill="captured0"),
-        moves=["10J2"], want=[lacks("flip_only"), token("fliponly=0,0"), legal("7A", "8J1")])
+    add("casual", "flip-only turns after a bomb", "taken-on-empty-stock", *q("000.level"),
+        "casual: with the stock empty the two owed flip-only turns still come, flipping "
+        "nothing; then the hands are level and seat 0 plays from hand again",
+        position=pos("casual", 2, field="5J1", hands=["7A", "10J2 10R 12A"], stock="-",
+                     fliponly=[2, 0], turn=1, fill="captured0", go=[1, 0], lastgo=[1000, 0]),
+        moves=["10J2", "10R", "12A"],
+        want=[lambda o: kinds(o).count("flip_only") == 2 or "two flip-only turns",
+              lacks("flipped"), token("fliponly=0,0"), legal("7A", exact=True)])
+    add("casual", "flip-only turns after a bomb", "late-bomb-4p", *q("000.level"),
+        "casual, 4 players: seat 0 bombs with one stock card left; its two owed turns come "
+        "after each round of the others, flipping nothing; then every hand holds one card",
+        position=pos("casual", 4, field="3J2 5J1",
+                     hands=[BOMB_HAND, "1J1 2J1 4J1", "6J1 8J1 10J1", "1J2 2J2 4J2"],
+                     stock="11J1", fill="captured1", go=[0, 1, 0, 0], lastgo=[0, 1000, 0, 0]),
+        moves=["bomb3", "1J1", "6J1", "1J2", "2J1", "8J1", "2J2"],
+        want=[lambda o: kinds(o).count("flip_only") == 2 or "two flip-only turns",
+              lambda o: kinds(o).count("flipped") == 1 or "only the bomb's flip",
+              token("fliponly=0,0,0,0"), token("hands=7A|4J1|10J1|4J2"),
+              lambda o: o["turn"] == 1 or "seat 1 to play"])
     add("casual", "flip-only turns after a bomb", "bonus-waits", *q("000.flip_only"),
         "casual: seat 0 owes a flip-only turn and holds X2: the forced flip comes first, the "
         "bonus card waits for a normal turn",
@@ -1296,26 +1319,46 @@ def bomb_and_steal_rows():
 def shaking_rows():
     for preset in ("traditional", "standard"):
         src = {"traditional": "001.heundeum", "standard": "002.shake"}[preset]
+        # traditional shakes only before the player's first play (shake_timing=1)
+        first = preset == "traditional"
         add(preset, "shaking", "offered", *q(src),
             f"{preset}: holding three of September, the player may shake9 before playing one",
-            position=pos(preset, 2, field="5J1", hands=["9A 9R 9J1 7A", "10J2 10R"], stock="11J1"),
+            position=pos(preset, 2, first=first, field="5J1", hands=["9A 9R 9J1 7A", "10J2 10R"],
+                         stock="11J1"),
             moves=[], want=[legal("shake9", "9A", "9R", "9J1", "7A", exact=True)])
         add(preset, "shaking", "shown-then-play", *q(src),
             f"{preset}: shake9 shows the three cards; the same player then plays",
-            position=pos(preset, 2, field="5J1", hands=["9A 9R 9J1 7A", "10J2 10R"], stock="11J1"),
+            position=pos(preset, 2, first=first, field="5J1", hands=["9A 9R 9J1 7A", "10J2 10R"],
+                         stock="11J1"),
             moves=["shake9"], want=[has("shake"), token("shaken=9|-"), phase("play"),
                                     lambda o: o["turn"] == 0 or "still seat 0",
                                     not_legal("shake9")])
         add(preset, "shaking", "shown-and-played", *q(src),
             f"{preset}: shake9 then 7A: the turn ends normally; September stays shaken",
-            position=pos(preset, 2, field="5J1", hands=["9A 9R 9J1 7A", "10J2 10R"], stock="11J1"),
+            position=pos(preset, 2, first=first, field="5J1", hands=["9A 9R 9J1 7A", "10J2 10R"],
+                         stock="11J1"),
             moves=["shake9", "7A"], want=[token("shaken=9|-"), lambda o: o["turn"] == 1 or "seat 1"])
         add(preset, "shaking", "two-months-3p", *q("001.two_shakes"),
             f"{preset}, 3 players: seat 1 shakes two months in one turn",
-            position=pos(preset, 3, field="5J1", hands=hands_with(3, 1, "8B 8A 8J1 2A 2R 2J1"),
-                         stock="11J1", turn=1),
+            position=pos(preset, 3, first=first, field="5J1",
+                         hands=hands_with(3, 1, "8B 8A 8J1 2A 2R 2J1"), stock="11J1", turn=1),
             moves=["shake2", "shake8"],
             want=[lambda o: kinds(o).count("shake") == 2 or "two shakes", not_legal("shake2", "shake8")])
+    add("traditional", "shaking", "not-after-first-play", *q("001.before_play"),
+        "traditional: a player that has played a turn already may no longer shake",
+        position=pos("traditional", 2, field="5J1", hands=["9A 9R 9J1 7A", "10J2 10R"],
+                     stock="11J1"),
+        moves=[], want=[legal("9A", "9R", "9J1", "7A", exact=True)])
+    add("traditional", "shaking", "second-seat-first-turn", *q("001.before_play"),
+        "traditional: seat 1 has not played yet when its first turn comes: it may shake",
+        position=pos("traditional", 2, first=True, field="5J1",
+                     hands=["6A 8J1", "9A 9R 9J1 7A"], stock="11J1 12D"),
+        moves=["6A"], want=[legal("shake9", "9A", "9R", "9J1", "7A", exact=True)])
+    add("traditional", "shaking", "any-turn-option", *q("m.shake_std"),
+        "traditional with shake_timing=0: a shake at a later turn, as the standard preset plays",
+        position=pos("traditional+shake_timing=0", 2, field="5J1",
+                     hands=["9A 9R 9J1 7A", "10J2 10R"], stock="11J1"),
+        moves=["shake9"], want=[has("shake"), token("shaken=9|-")])
     add("standard", "shaking", "later-turn", *q("m.shake_std"),
         "standard: a shake on a later turn, still before playing one of the three",
         position=pos("standard", 2, tokens="", field="5J1", hands=["9A 9R 9J1", "10J2 10R"],
@@ -1875,22 +1918,38 @@ def multiplier_rows():
                               tokens="shaken=-|3|-"),
             moves=["stop"], want=[pays(16, 0, 16)])
     add("traditional", "bomb counts as a shake", "bomb-doubles", *q("m.bomb_shake"),
-        "traditional: the winner dropped a bomb this hand: it doubles like a shake",
-        position=stop_pos("traditional", 2, [W8, SAFE_LOSER[0]], tokens="bombs=1,0"),
+        "traditional: the winner dropped a bomb of September this hand (the engine lists "
+        "the month among the months shown): it doubles like a shake",
+        position=stop_pos("traditional", 2, [W8, SAFE_LOSER[0]], tokens="bombs=1,0 shaken=9|-"),
         moves=["stop"], want=[pays(0, 16)])
     add("traditional", "bomb counts as a shake", "bomb-and-shake", *q("001.two_shakes"),
-        "traditional: a shake and a bomb: two doubles, x4",
-        position=stop_pos("traditional", 2, [W8, SAFE_LOSER[0]], tokens="bombs=1,0 shaken=9|-"),
+        "traditional: a shake of April and a bomb of September: two sets shown, two doubles, x4",
+        position=stop_pos("traditional", 2, [W8, SAFE_LOSER[0]], tokens="bombs=1,0 shaken=4,9|-"),
         moves=["stop"], want=[pays(0, 32)])
+    for name, moves, note in (
+            ("shaken-then-bombed", ["shake9", "bomb9", "stop"],
+             "seat 0 shakes September before its first play, then bombs September: one set "
+             "shown, one double (9 points x 2), not two"),
+            ("bombed-alone", ["bomb9", "stop"],
+             "seat 0 bombs September: the bomb shows the set, one double (9 points x 2)")):
+        add("traditional", "bomb counts as a shake", name, *q("001.shake"),
+            "traditional: " + note,
+            position=pos("traditional", 2, first=True, field="9J2 5J1",
+                         hands=["9A 9R 9J1 7A", "1J1 2J1"],
+                         captured=["1R 2R 3R 4R 5R 7R", "1B 2J2"], stock="11J1 12D"),
+            moves=moves, want=[token("shaken=9|-"), token("bombs=1,0"), pays(0, 18),
+                               multiplier(1, 2)])
     add("standard", "bomb counts as a shake", "bomb-alone-single", *q("002.shake_bomb"),
         "standard: a bomb alone does not double the payment",
         position=stop_pos("standard", 2, [W8, SAFE_LOSER[0]], tokens="bombs=1,0"),
         moves=["stop"], want=[pays(0, 8)])
     add("standard", "bomb counts as a shake", "option-on", *q("m.bomb_shake"),
-        "standard with bomb_counts_as_shake=1: the bomb doubles",
-        position=stop_pos("standard+bomb_counts_as_shake=1", 2, [W8, SAFE_LOSER[0]],
-                          tokens="bombs=1,0"),
-        moves=["stop"], want=[pays(0, 16)])
+        "standard with bomb_counts_as_shake=1: seat 0 bombs September and stops with 9 "
+        "points: the bomb doubles (18)",
+        position=pos("standard+bomb_counts_as_shake=1", 2, first=True, field="9J2 5J1",
+                     hands=["9A 9R 9J1 7A", "1J1 2J1"],
+                     captured=["1R 2R 3R 4R 5R 7R", "1B 2J2"], stock="11J1 12D"),
+        moves=["bomb9", "stop"], want=[token("shaken=9|-"), pays(0, 18)])
     add("traditional", "bomb counts as a shake", "loser-bomb", *q("m.bomb_shake"),
         "traditional: the loser's bomb does not double anything",
         position=stop_pos("traditional", 2, [W8, SAFE_LOSER[0]], tokens="bombs=0,1"),
