@@ -241,7 +241,7 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
     ledger = list(ledger) if ledger is not None else [0] * n
     over = v.phase == "over"
     scores = [score_pile(v.captured[s], rules) for s in range(n)]
-    turns = v._fields["turns"]
+    turns = v.turns
 
     head = Text()
     where = f"hand {hand_no} of {hands} · " if hands > 1 else ""
