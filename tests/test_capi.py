@@ -132,14 +132,14 @@ def test_kernels_agree_with_the_game_along_a_random_line(capi, preset, players, 
         assert f["bad_seat_score"] == -1
         if not g.is_over():
             assert f["to_move"] == g.turn
-            assert f["outcome"] is None
+            assert f["outcome"] is None and f["winner"] == -1
             code = f["moves"][0]
             expected = g.copy(stack=False)
             expected.push(Move.from_code(code))
             assert capi.after(g, code) == expected
     out = g.outcome()
     got = f["outcome"]
-    assert got["winner"] == (-1 if out.winner is None else out.winner)
+    assert got["winner"] == f["winner"] == (-1 if out.winner is None else out.winner)
     assert got["points"] == out.points
     assert got["score"] == list(out.scores)
     assert got["go_count"] == list(out.go_counts)

@@ -60,7 +60,6 @@ def playouts(str position, int games, uint64_t seed=0):
     """Play ``games`` random hands from a position; ``(wins per seat, draws)``."""
     cdef GameStateC start, work
     cdef RulesC r
-    cdef OutcomeC out
     cdef uint64_t rng = seed
     cdef long wins[MAX_PLAYERS]
     cdef long draws = 0
@@ -72,11 +71,11 @@ def playouts(str position, int games, uint64_t seed=0):
         for g in range(games):
             core.state_copy(&work, &start)
             play_out(&work, &r, &rng)
-            core.outcome(&work, &r, &out)
-            if out.winner < 0:
+            p = core.winner(&work)
+            if p < 0:
                 draws += 1
             else:
-                wins[out.winner] += 1
+                wins[p] += 1
     return [wins[p] for p in range(core.num_players(&start))], draws
 
 

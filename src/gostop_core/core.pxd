@@ -73,6 +73,7 @@ cdef int to_move(const GameStateC* s) noexcept nogil
 cdef int phase(const GameStateC* s) noexcept nogil
 cdef int num_players(const GameStateC* s) noexcept nogil
 cdef bint is_terminal(const GameStateC* s) noexcept nogil
+cdef int winner(const GameStateC* s) noexcept nogil
 cdef int outcome(const GameStateC* s, const RulesC* r, OutcomeC* out) noexcept nogil
 cdef int32_t score_pile(uint64_t pile, const RulesC* r, ScoreC* out) noexcept nogil
 cdef int32_t player_score(const GameStateC* s, const RulesC* r, int seat) noexcept nogil

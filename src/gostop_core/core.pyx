@@ -98,6 +98,14 @@ cdef bint is_terminal(const GameStateC* s) noexcept nogil:
     return s.phase == PHASE_OVER
 
 
+cdef int winner(const GameStateC* s) noexcept nogil:
+    """The seat that won a finished hand; -1 for a drawn hand or while it is on
+    (cheaper than :c:func:`outcome`, which also scores every pile)."""
+    if s.phase != PHASE_OVER:
+        return -1
+    return s.winner
+
+
 cdef int outcome(const GameStateC* s, const RulesC* r, OutcomeC* out) noexcept nogil:
     """Fill ``out`` and return 0 when the hand is over; -1 while it is on."""
     cdef int p

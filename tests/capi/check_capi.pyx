@@ -14,7 +14,7 @@ from gostop_core.core cimport (
     END_NONE, END_STOP, END_LAST_TURN_STOP, END_DRAW, END_CHONGTONG, END_THREE_PPEOK,
     END_FAMILY,
     state_copy, deal, generate_moves, is_legal, apply_move, to_move, phase, num_players,
-    is_terminal, outcome, score_pile, player_score, view_of, sample_state, move_text,
+    is_terminal, winner, outcome, score_pile, player_score, view_of, sample_state, move_text,
     random_below, rules_from, state_from_game, state_from_position, view_from_python,
     game_from_state, encode_move, move_kind, move_card, move_target, import_gostop,
 )
@@ -57,7 +57,7 @@ def facts(game):
     state_copy(&c, &s)
     n = generate_moves(&c, &r, moves)
     res = dict(moves=[moves[i] for i in range(n)], to_move=to_move(&s), phase=phase(&s),
-               players=num_players(&s), terminal=bool(is_terminal(&s)),
+               players=num_players(&s), terminal=bool(is_terminal(&s)), winner=winner(&s),
                scores=[player_score(&s, &r, i) for i in range(num_players(&s))],
                bad_seat_score=player_score(&s, &r, num_players(&s)),
                legal=[bool(is_legal(&s, &r, moves[i])) for i in range(n)])
