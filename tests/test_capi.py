@@ -251,6 +251,28 @@ def test_random_below_is_deterministic_and_in_range(capi):
     assert capi.randoms(42, 0, 3) == [0, 0, 0]
 
 
+# ---------------------------------------------------------------- the docs' recipe
+def _doc_block(text: str, lang: str, first_line: str) -> str:
+    for block in text.split("```" + lang + "\n")[1:]:
+        body = block.split("```")[0]
+        if body.startswith(first_line):
+            return body
+    raise AssertionError(f"docs/cython.md has no {lang} block starting {first_line!r}")
+
+
+def test_the_extension_of_docs_cython_md_builds_and_counts(tmp_path):
+    """The .pyx and setup.py of docs/cython.md, copied as they are, build against
+    the installed gostop and count the suite's leaves."""
+    text = (ROOT / "docs" / "cython.md").read_text(encoding="utf-8")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "mysearch.pyx").write_text(_doc_block(text, "cython", "# mysearch.pyx"))
+    (src / "setup.py").write_text(_doc_block(text, "python", "# setup.py"))
+    mysearch = _builder().build_and_import(src, tmp_path / "build", "mysearch")
+    ident, position, depth, count = next(e for e in _suite_entries() if e[2] == 4)
+    assert mysearch.perft(position, depth) == count
+
+
 # ---------------------------------------------------------------- the example
 def _suite_entries(max_leaves: int = 200_000):
     """(position, depth, count) of the suites, the counts up to ``max_leaves``."""
