@@ -24,7 +24,6 @@ from gostop_core.movegen cimport (
 )
 from gostop_core cimport search as _search
 
-from gostop_core.cards import CARD_CODES
 
 #: The version of the C interface in ``core.pxd`` (checked by ``import_gostop()``).
 CAPI_VERSION = GOSTOP_CAPI_VERSION
@@ -33,10 +32,19 @@ STATE_SIZE = sizeof(GameStateC)
 
 # Card codes as C strings, for move_text (filled once at import).
 cdef char CODES[GS_NUM_CARDS][4]
-for _i, _code in enumerate(CARD_CODES):
-    _b = _code.encode("ascii")
-    for _k in range(4):
-        CODES[_i][_k] = _b[_k] if _k < len(_b) else 0
+
+
+cdef int fill_codes() except -1:
+    from gostop_core.cards import CARD_CODES
+    cdef int i, k
+    for i, code in enumerate(CARD_CODES):
+        b = code.encode("ascii")
+        for k in range(4):
+            CODES[i][k] = b[k] if k < len(b) else 0
+    return 0
+
+
+fill_codes()
 
 
 # ---------------------------------------------------------------- kernels
