@@ -27,6 +27,9 @@ from gostop_core.movegen cimport (
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     END_NONE, END_STOP, END_LAST_TURN_STOP, END_DRAW, END_CHONGTONG, END_THREE_PPEOK,
     END_FAMILY,
+    # move encoding, inline (compiled into the caller): a move is one uint16,
+    # kind << 12 | card << 6 | target
+    make_move as encode_move, move_kind, move_card, move_target,
 )
 
 # The version of this interface: bumped whenever a declaration here or the
@@ -88,21 +91,6 @@ cdef int state_from_game(object game, GameStateC* s, RulesC* r) except -1
 cdef int state_from_position(str text, GameStateC* s, RulesC* r) except -1
 cdef int view_from_python(object view, ViewC* v, RulesC* r) except -1
 cdef object game_from_state(const GameStateC* s, object rules)
-
-
-# ---- move encoding (inline: compiled into the caller)
-# A move is one uint16: kind << 12 | card << 6 | target.
-cdef inline uint16_t encode_move(int kind, int card, int target) noexcept nogil:
-    return <uint16_t>((kind << 12) | (card << 6) | target)
-
-cdef inline int move_kind(uint16_t m) noexcept nogil:
-    return m >> 12
-
-cdef inline int move_card(uint16_t m) noexcept nogil:
-    return (m >> 6) & 63
-
-cdef inline int move_target(uint16_t m) noexcept nogil:
-    return m & 63
 
 
 cdef inline int import_gostop() except -1:
