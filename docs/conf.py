@@ -20,7 +20,7 @@ copyright = "the gostop authors"
 release = version = gostop_core.__version__
 
 extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon",
-              "sphinx.ext.viewcode", "sphinx.ext.doctest"]
+              "sphinx.ext.viewcode"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build"]

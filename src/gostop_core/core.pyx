@@ -225,39 +225,27 @@ cdef int sample_state(const ViewC* v, const RulesC* r, uint64_t* rng, GameStateC
     return 0
 
 
+# The word each move kind starts with (indexed by MOVE_*; a play or a bonus card has none).
+cdef const char* KIND_WORDS[MOVE_REFUSE + 1]
+KIND_WORDS[:] = [b"", b"", b"", b"bomb", b"flip/", b"go", b"stop", b"shake", b"fliponly",
+                 b"showdown/", b"accept", b"refuse"]
+
+
 cdef int move_text(uint16_t move, char* buf, int size) noexcept nogil:
     """Write the move's text (as ``str(Move)``: ``3B/3R``, ``bomb9``, ``go``...)
     and a NUL to ``buf``; returns its length, or -1 (``buf`` untouched) when
     ``move`` is no move or ``size`` is too small (MOVE_TEXT_SIZE is always enough)."""
     cdef char tmp[MOVE_TEXT_SIZE]
     cdef int n = 0, kind = move >> 12, card = (move >> 6) & 63, target = move & 63, i
-    cdef const char* word = NULL
-    if kind == MOVE_GO:
-        word = "go"
-    elif kind == MOVE_STOP:
-        word = "stop"
-    elif kind == MOVE_FLIP_ONLY:
-        word = "fliponly"
-    elif kind == MOVE_ACCEPT:
-        word = "accept"
-    elif kind == MOVE_REFUSE:
-        word = "refuse"
-    elif kind == MOVE_BOMB:
-        word = "bomb"
-    elif kind == MOVE_SHAKE:
-        word = "shake"
-    elif kind == MOVE_SHOWDOWN:
-        word = "showdown/"
-    elif kind == MOVE_FLIP:
-        word = "flip/"
-    elif kind != MOVE_PLAY and kind != MOVE_BONUS:
+    cdef const char* word
+    if kind < MOVE_PLAY or kind > MOVE_REFUSE:
         return -1
-    if word != NULL:
-        i = 0
-        while word[i]:
-            tmp[n] = word[i]
-            n += 1
-            i += 1
+    word = KIND_WORDS[kind]
+    i = 0
+    while word[i]:
+        tmp[n] = word[i]
+        n += 1
+        i += 1
     if kind == MOVE_BOMB or kind == MOVE_SHAKE:
         if card < 1 or card > 12:
             return -1
