@@ -2,8 +2,9 @@
 from Cython.Build import cythonize
 import numpy
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-MODULES = ["cards", "rules", "scoring", "movegen", "search"]
+MODULES = ["cards", "rules", "scoring", "movegen", "search", "core"]
 
 extensions = [
     Extension(
@@ -16,7 +17,26 @@ extensions = [
     for name in MODULES
 ]
 
+
+def compile_args(compiler_type: str, args: list[str]) -> list[str]:
+    """The extensions' flags in the compiler's own dialect: GCC/Clang get them as
+    written (portable ones only: no -march=native, the wheels must run on any
+    CPU of their platform); MSVC gets /O2 instead of the GCC-style options."""
+    if compiler_type == "msvc":
+        return [a for a in args if not a.startswith("-")] + ["/O2"]
+    return list(args)
+
+
+class PortableBuildExt(build_ext):
+    def build_extensions(self):
+        for ext in self.extensions:
+            ext.extra_compile_args = compile_args(self.compiler.compiler_type,
+                                                  ext.extra_compile_args)
+        super().build_extensions()
+
+
 setup(
+    cmdclass={"build_ext": PortableBuildExt},
     ext_modules=cythonize(
         extensions,
         compiler_directives={

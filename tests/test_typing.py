@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("mypy")
 
 ROOT = Path(__file__).resolve().parent.parent
-COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen"]
+COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen",
+            "gostop_core.core"]
 
 
 def test_stubs_match_compiled_modules():

@@ -24,7 +24,22 @@ from gostop_core.notation import parse_position, parse_view
 from gostop_core.rules import FIELDS, PRESETS, Rules, preset_names
 from gostop_core.scoring import Score, score
 
-__version__ = "0.1.0"
+from gostop_core._version import __version__
+
+
+def get_include() -> str:
+    """The directory holding gostop's ``.pxd`` files and ``gostop_cards.h``, for
+    building a Cython extension that cimports :mod:`gostop_core.core`
+    (docs/cython.md): pass it as ``include_dirs`` to the C compiler, and its
+    parent as Cython's ``include_path``.
+
+    >>> import os, gostop_core
+    >>> os.path.exists(os.path.join(gostop_core.get_include(), "core.pxd"))
+    True
+    """
+    import os
+    return os.path.dirname(os.path.abspath(__file__))
+
 
 __all__ = [
     "CardSet", "card_code", "card_index", "card_name",
@@ -32,6 +47,6 @@ __all__ = [
     "MoveParseError", "PositionError", "RulesError", "UnsupportedRuleError",
     "Event", "Game", "LegalMoves", "Outcome", "PlayerView", "Turn", "Move", "Match", "HandRecord",
     "parse_position", "parse_view", "FIELDS", "PRESETS", "Rules", "preset_names",
-    "Score", "score", "__version__",
+    "Score", "score", "__version__", "get_include",
     "Decision", "MatchRecord", "Record", "RecordError", "Seat", "read_records", "write_records",
 ]

@@ -42,21 +42,64 @@
 /* All four cards of month m (1..12). */
 #define GS_MONTH_MASK(m) (((uint64_t)0xF) << (((m) - 1) * 4))
 
-/* Population count.  Without a popcnt instruction enabled at compile time
-   (plain x86-64 builds), __builtin_popcountll is a call into libgcc's table
-   loop (__popcountdi2); the inline bit-slice count below is several times
-   faster there.  With the instruction (-mpopcnt, -march=native, ARM) the
-   builtin is one instruction. */
-#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
-static inline int gs_popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* Bit counting, portable.  GCC and Clang get their builtins; MSVC (which
+   defines neither __GNUC__ nor __x86_64__) gets its intrinsics; any other
+   compiler, or a build with GS_PORTABLE defined, gets the plain C versions.
+
+   Population count: without a popcnt instruction enabled at compile time
+   (plain x86-64 builds, the wheels' baseline), __builtin_popcountll is a call
+   into libgcc's table loop (__popcountdi2); the inline bit-slice count below is
+   several times faster there.  With the instruction (-mpopcnt, ARM) the
+   builtin is one instruction.  MSVC's __popcnt64 always emits the instruction,
+   so it is used only where /arch:AVX (which implies it) is on. */
+#if defined(_MSC_VER) && !defined(__cplusplus)
+#define GS_INLINE static __inline
 #else
-static inline int gs_popcount(uint64_t x) {
+#define GS_INLINE static inline
+#endif
+
+GS_INLINE int gs_popcount_portable(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
-#endif
-static inline int gs_lowest(uint64_t x) { return __builtin_ctzll(x); }
 
+/* Index of the lowest set bit (x != 0): isolate it, then a de Bruijn lookup. */
+static const unsigned char GS_DEBRUIJN_INDEX[64] = {
+     0,  1, 48,  2, 57, 49, 28,  3, 61, 58, 50, 42, 38, 29, 17,  4,
+    62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12,  5,
+    63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+    46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
+};
+GS_INLINE int gs_lowest_portable(uint64_t x) {
+    return GS_DEBRUIJN_INDEX[((x & (0 - x)) * 0x03F79D71B4CB0A89ULL) >> 58];
+}
+
+#if defined(GS_PORTABLE)
+GS_INLINE int gs_popcount(uint64_t x) { return gs_popcount_portable(x); }
+GS_INLINE int gs_lowest(uint64_t x) { return gs_lowest_portable(x); }
+#elif defined(__GNUC__) || defined(__clang__)
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+GS_INLINE int gs_popcount(uint64_t x) { return __builtin_popcountll(x); }
+#else
+GS_INLINE int gs_popcount(uint64_t x) { return gs_popcount_portable(x); }
+#endif
+GS_INLINE int gs_lowest(uint64_t x) { return __builtin_ctzll(x); }
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#include <intrin.h>
+#if defined(_M_X64) && defined(__AVX__)
+GS_INLINE int gs_popcount(uint64_t x) { return (int)__popcnt64(x); }
+#else
+GS_INLINE int gs_popcount(uint64_t x) { return gs_popcount_portable(x); }
+#endif
+GS_INLINE int gs_lowest(uint64_t x) {
+    unsigned long index;
+    _BitScanForward64(&index, x);
+    return (int)index;
+}
+#else
+GS_INLINE int gs_popcount(uint64_t x) { return gs_popcount_portable(x); }
+GS_INLINE int gs_lowest(uint64_t x) { return gs_lowest_portable(x); }
+#endif
 #endif

@@ -2,22 +2,22 @@
 
 A move is one of
 
-========  ============  =====================================================
-kind      string        meaning
-========  ============  =====================================================
-play      ``3B``        play 3B from the hand (no choice to make)
-play      ``3B/3R``     play 3B and take 3R among the matching field cards
-bonus     ``X2``        bank a bonus card from the hand (a free action)
-bomb      ``bomb9``     the bomb: three September cards in hand, the fourth on the field
-flip      ``flip/9R``   the flipped card takes 9R among the matching field cards
-go        ``go``        keep playing for more
-stop      ``stop``      end the hand and score
-shake     ``shake9``    show three September cards (each shake doubles a win)
-fliponly  ``fliponly``  use an optional flip-only turn owed after a bomb (standard)
+========  ===============  ================================================================
+kind      string           meaning
+========  ===============  ================================================================
+play      ``3B``           play 3B from the hand (no choice to make)
+play      ``3B/3R``        play 3B and take 3R among the matching field cards
+bonus     ``X2``           bank a bonus card from the hand (a free action)
+bomb      ``bomb9``        the bomb: three September cards in hand, the fourth on the field
+flip      ``flip/9R``      the flipped card takes 9R among the matching field cards
+go        ``go``           keep playing for more
+stop      ``stop``         end the hand and score
+shake     ``shake9``       show three September cards (each shake doubles a win)
+fliponly  ``fliponly``     use an optional flip-only turn owed after a bomb (standard)
 showdown  ``showdown/3B``  ask for a showdown holding 3B, another player's win-card (003)
-accept    ``accept``    receive the showdown (everyone receives: a nagari)
-refuse    ``refuse``    refuse it: the asker must lay the win-card down
-========  ============  =====================================================
+accept    ``accept``       receive the showdown (everyone receives: a nagari)
+refuse    ``refuse``       refuse it: the asker must lay the win-card down
+========  ===============  ================================================================
 
 Forced steps (the flip itself, steals, forced flip-only turns) are not moves.
 """

@@ -1,0 +1,3 @@
+"""The one place that holds gostop's version (pyproject.toml reads it from here)."""
+
+__version__ = "0.1.0"
