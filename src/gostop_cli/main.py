@@ -61,9 +61,16 @@ class GostopGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"Error: {' '.join(exc.format_message().split())}", err=True)
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                # Ctrl-C (the C loops of perft, hint and the bots poll for it)
+                click.echo("Interrupted", err=True)
+                sys.exit(130)
             click.echo("Aborted.", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted", err=True)
+            sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
