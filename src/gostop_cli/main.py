@@ -267,6 +267,8 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
                          seed_given=seed is not None, reference=reference)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
+    except (GoStopError, ValueError) as exc:  # a match the engine cannot go on with
+        raise CommandError(" ".join(str(exc).split())) from None
     sys.exit(code)
 
 

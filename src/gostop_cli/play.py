@@ -680,10 +680,12 @@ class Session:
                 self.print_options(view, legal)
                 continue
             if text.isdigit():
-                n = int(text)
+                # only ASCII digits count ('²' is a digit to str.isdigit), and a
+                # number of thousands of digits is simply no choice
+                n = int(text) if text.isascii() and len(text) <= 6 else 0
                 if 1 <= n <= len(legal):
                     return legal[n - 1]
-                self.error(f"There is no choice {n}: type a number from 1 to {len(legal)}, "
+                self.error(f"There is no choice {text[:12]}: type a number from 1 to {len(legal)}, "
                            f"or a move such as {legal[0]}.")
                 continue
             try:

@@ -68,7 +68,9 @@ from gostop_core.movegen import _in_main_thread
 DEFAULT_DEPTH = 1
 DEFAULT_SAMPLES = 256
 #: Bounds of ``depth`` and ``samples`` (the bot and the CLI take them from here).
-MAX_DEPTH = 8
+#: Depth 2 searches about 12,000 nodes a sample, depth 3 about 3 million (20 s a
+#: sample on the test machine, docs/testing.md): deeper searches are refused.
+MAX_DEPTH = 2
 MAX_SAMPLES = SEARCH_MAX_SAMPLES
 #: Added to the value of a won hand, taken from a lost one (net points).
 DEFAULT_WIN_BONUS = 2.0
