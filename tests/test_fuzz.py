@@ -282,7 +282,11 @@ def test_found_a_seat_to_move_without_a_card():
     game = Game("casual", 2, seed=1)
     hands = re.search(r"hands=(\S+)", game.position()).group(1)
     first, second = hands.split("|")
-    text = game.position().replace(f"hands={hands}", f"hands={first},{second}|-")
-    text = text.replace("turn=0", "turn=1")
+    # seat 1's cards go to its captured pile (a hand never holds more than it was dealt)
+    text = game.position().replace(f"hands={hands}", f"hands={first}|-")
+    captured = re.search(r"captured=(\S+)", text).group(1)
+    mine, theirs = captured.split("|")
+    pile = second if theirs == "-" else f"{theirs},{second}"
+    text = text.replace(f"captured={captured}", f"captured={mine}|{pile}").replace("turn=0", "turn=1")
     with pytest.raises(PositionError, match="seat 1 is to move but has no legal move"):
         Game.from_position(text)
