@@ -224,12 +224,6 @@ def test_gostop_phase_under_family_rules_is_refused():
         parse_position(text)
 
 
-def test_gostop_phase_needs_the_threshold():
-    text = replace_key(Game("casual", 2, seed=1).position(), "phase", "gostop")
-    with pytest.raises(PositionError, match="^phase: seat 0 has 0 points, fewer than the 7"):
-        parse_position(text)
-
-
 @pytest.mark.parametrize("field, value", [("bright3", 100), ("bright4", 16), ("bright3_rain", 5)])
 def test_bright_values_never_go_down(field, value):
     # Found: bright3=100 let a capture lower a score.

@@ -24,7 +24,7 @@ from gostop_core.rules cimport (
 )
 from gostop_core.scoring cimport ScoreC, score_total, score_pile, score_assignment, max_junk_value
 from gostop_core.guard cimport (
-    GS_ASSERT, GS_PAY_CAP, GS_CHIPS_CAP, GS_SHIFT_CAP, gs_clamp, gs_poll_begin, gs_interrupted,
+    GS_ASSERT, GS_PAY_CAP, GS_CHIPS_CAP, GS_SHIFT_CAP, GS_DEBUG_BUILD, gs_clamp, gs_poll_begin, gs_interrupted,
     gs_raise_if_interrupted,
 )
 
@@ -68,6 +68,8 @@ PAY_CAP = GS_PAY_CAP
 CHIPS_CAP = GS_CHIPS_CAP
 #: Doublings of a payment (shakes, bombs, nagari stake, jokers) counted at most.
 SHIFT_CAP = GS_SHIFT_CAP
+#: Whether the core was built with its assertions (GOSTOP_DEBUG or GOSTOP_SANITIZE).
+DEBUG_BUILD = bool(GS_DEBUG_BUILD)
 
 
 # ---------------------------------------------------------------- events

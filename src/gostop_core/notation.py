@@ -18,7 +18,6 @@ from gostop_core.cards import CARD_CODES, card_index, format_mask
 from gostop_core.errors import CardCodeError, PositionError, RulesError
 from gostop_core.movegen import CHIPS_CAP, PAY_CAP, PHASE_NAMES
 from gostop_core.rules import FIELDS, Rules
-from gostop_core.scoring import score_mask
 
 POSITION_TAG = "gostop/1"
 VIEW_TAG = "gostop-view/1"
@@ -537,18 +536,8 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
     sitter = fields.get("sitter")
     if fields["flip_card"] is not None and fields["flip_card"] >= 48:
         raise PositionError("a flipped bonus card is banked at once: it never waits for a choice", "phase")
-    if phase == "gostop":
-        if not rules.go_stop:
-            raise PositionError("these rules have no Go/Stop (go_stop=0)", "phase")
-        active = n - (sitter is not None)
-        threshold = getattr(rules, f"threshold_{active}p")
-        score = score_mask(fields["captured"][to_move], rules)
-        if score < threshold:
-            raise PositionError(f"seat {to_move} has {score} points, fewer than the "
-                                f"{threshold} needed to decide Go or Stop", "phase")
-        if fields["go_counts"][to_move] and score <= fields["last_go_scores"][to_move]:
-            raise PositionError(f"seat {to_move} called Go at {fields['last_go_scores'][to_move]} "
-                                f"points and has {score}: no new Go/Stop decision", "phase")
+    if phase == "gostop" and not rules.go_stop:
+        raise PositionError("these rules have no Go/Stop (go_stop=0)", "phase")
     public = ((fields.get("showdown_card"), fields.get("showdown_caller"), "phase"),
               (fields.get("forced_card"), to_move, "forced"))
     for card, owner, key in public:
