@@ -6,7 +6,7 @@
 # fuzzer against that copy.  Any sanitizer report or failed assertion aborts the
 # process, which the tests and the fuzzer report as a failure.
 #
-#   scripts/sanitize.sh            # 2,000 fuzz inputs (about 3 minutes on 2 cores)
+#   scripts/sanitize.sh            # 2,000 fuzz inputs (about 3 minutes on 2 cores, build included)
 #   scripts/sanitize.sh 20000      # a longer fuzz run
 #
 # Needs gcc with libasan and libubsan (Debian/Ubuntu: gcc); docs/testing.md.
@@ -19,7 +19,8 @@ mkdir -p "$WORK/src"
 cp setup.py pyproject.toml "$WORK/"
 cp -r src/gostop_core src/gostop_cli "$WORK/src/"
 rm -f "$WORK"/src/gostop_core/*.so "$WORK"/src/gostop_core/*.c
-(cd "$WORK" && GOSTOP_SANITIZE=1 python setup.py -q build_ext --inplace >/dev/null)
+python -c "import Cython, setuptools" 2>/dev/null || python -m pip install -q 'cython>=3.0.8' 'setuptools>=77'
+(cd "$WORK" && GOSTOP_SANITIZE=1 python setup.py -q build_ext --inplace >/dev/null 2>&1)
 
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -24,7 +23,7 @@ from click.testing import CliRunner
 from gostop_cli.main import cli
 from gostop_core import Game, PositionError, Rules, RulesError, parse_position, parse_view
 from gostop_core.cards import CARD_CODES
-from gostop_core.movegen import CHIPS_CAP, PAY_CAP, SHIFT_CAP, CoreState
+from gostop_core.movegen import CHIPS_CAP, DEBUG_BUILD, PAY_CAP, SHIFT_CAP, CoreState
 from gostop_core.notation import MAX_SEAT_COUNT, MAX_TURNS
 from gostop_core.perft_suite import SuiteError, parse_suite
 from gostop_core.search import MAX_DEPTH, search_fields
@@ -44,6 +43,18 @@ def run_child(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     assert proc.returncode >= 0, (f"killed by {signal.Signals(-proc.returncode).name}:\n"
                                   f"{proc.stderr[-2000:]}")
     return proc
+
+
+def run_unchecked(code: str) -> subprocess.CompletedProcess | None:
+    """Run ``code`` that feeds the core a state no parser accepts: a debug build
+    (GOSTOP_DEBUG, GOSTOP_SANITIZE) must stop on its assertion; a release build
+    must go on safely.  Returns the release run, None for a debug build."""
+    if DEBUG_BUILD:
+        proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == -signal.SIGABRT and "assertion failed" in proc.stderr, proc.stderr
+        return None
+    return run_child(code)
 
 
 def replace_key(text: str, key: str, value: str) -> str:
@@ -100,7 +111,7 @@ def test_turnbonus_takes_only_bonus_cards(card):
 def test_turnbonus_with_a_month_card_cannot_reach_the_stack_array():
     # The core masks the turn's bonus cards to X2/X3 before indexing: a state
     # built around the parser still plays every ppeok without writing elsewhere.
-    proc = run_child("""
+    proc = run_unchecked("""
         import random
         from gostop_core import Game, Rules
         from gostop_core.movegen import CoreState
@@ -120,7 +131,7 @@ def test_turnbonus_with_a_month_card_cannot_reach_the_stack_array():
             assert st.nplayers == 2, st.nplayers
         print("ok")
     """)
-    assert proc.stdout.strip() == "ok", proc.stderr
+    assert proc is None or proc.stdout.strip() == "ok", proc.stderr
 
 
 def test_a_showdown_asked_by_the_seat_sitting_out_is_refused():
@@ -135,7 +146,7 @@ GWANG_SHOWDOWN = (GWANGPALLI_DEAL.replace("phase=play", "phase=showdown:3B") + "
 
 
 def test_a_showdown_of_a_caller_out_of_play_ends_in_the_core():
-    proc = run_child(f"""
+    proc = run_unchecked(f"""
         from gostop_core import Game
         from gostop_core.movegen import CoreState, KIND_ACCEPT, encode_move
         from gostop_core.notation import parse_position
@@ -149,7 +160,7 @@ def test_a_showdown_of_a_caller_out_of_play_ends_in_the_core():
             st.apply(accept)
         print(st.phase, st.perft(3) >= 0)
     """)
-    assert proc.stdout.split() == ["3", "True"]
+    assert proc is None or proc.stdout.split() == ["3", "True"]
 
 
 def test_a_view_whose_asker_holds_no_card_is_refused():
@@ -263,11 +274,11 @@ def test_counters_the_engine_prints_are_accepted_by_its_parser():
     # played (int8) wrapped to -128.  Now a counter is accepted only with room
     # for every turn still possible, so every printed position parses.
     game = Game("casual", 2, seed=1)
-    left = 20 + len(game.stock()) + 1
+    left = 20 + len(game.stock())  # turns still possible: one card each, hands and stock
     text = replace_key(game.position(), "turns", str(MAX_TURNS - left))
     with pytest.raises(PositionError, match="^turns: "):
         parse_position(replace_key(game.position(), "turns", str(MAX_TURNS - left + 1)))
-    text += f" played={MAX_SEAT_COUNT - (10 + len(game.stock()) + 1)},0"
+    text += f" played={MAX_SEAT_COUNT - (10 + len(game.stock()))},0"
     import random
     rng = random.Random(1)
     g = Game.from_position(text)
@@ -437,25 +448,3 @@ def test_the_loops_do_not_poll_outside_the_main_thread():
     t.start()
     t.join()
     assert out == [Game("casual", 2, seed=1).perft(3)]
-
-
-# ---------------------------------------------------------------- the crash fuzzer
-def test_crash_fuzzer_catches_a_signal():
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "fuzz"))
-    import crash_fuzz
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(crash_fuzz.__file__).parent)] + sys.path)
-    w = crash_fuzz.Worker(env)
-    word, detail = w.ask({"kind": "selftest", "text": "SIGSEGV"}, timeout=60)
-    assert word == "signal" and detail.startswith("SIGSEGV")
-
-
-def test_crash_fuzzer_short_run():
-    """Structured inputs at and past every field's limit, each in a worker
-    process: no signal, no hang, no exception but the engine's refusals."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "fuzz"))
-    import crash_fuzz
-    result = crash_fuzz.fuzz(int(600 * float(os.environ.get("FUZZ_SCALE", "1"))), seed=0)
-    assert result["signals"] == 0
-    assert result["findings"] == [], result["findings"][:3]
-    assert result["accepted"] > 20 and result["refused"] > 100

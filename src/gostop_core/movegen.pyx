@@ -1053,11 +1053,12 @@ cdef class CoreState:
 
     def perft(self, int depth, bint bulk=True):
         cdef uint64_t n
+        cdef GameStateC root = self.s  # copied with the GIL: another thread may push meanwhile
         if depth < 0:
             raise ValueError("depth must be >= 0")
         gs_poll_begin(_in_main_thread())
         with nogil:
-            n = perft_count(&self.s, &self.rules.c, depth, bulk)
+            n = perft_count(&root, &self.rules.c, depth, bulk)
         gs_raise_if_interrupted()
         return n
 
@@ -1085,7 +1086,7 @@ cdef class CoreState:
     def random_playouts(self, int games, seed=0):
         """Play ``games`` random games from this state in C; returns
         ``(wins_per_seat, draws)``."""
-        cdef GameStateC work
+        cdef GameStateC work, start
         cdef uint16_t moves[MAX_MOVES]
         cdef uint64_t rng = seed
         cdef int g, w
@@ -1096,10 +1097,11 @@ cdef class CoreState:
             raise ValueError("games must be >= 0")
         if self.s.phase != PHASE_OVER and generate_moves(&self.s, &self.rules.c, moves) == 0:
             raise ValueError("no legal move and the hand is not over: nothing to play out")
+        start = self.s  # copied with the GIL: another thread may push meanwhile
         gs_poll_begin(_in_main_thread())
         with nogil:
             for g in range(games):
-                work = self.s
+                work = start
                 w = random_playout(&work, &self.rules.c, &rng)
                 if gs_interrupted():
                     break

@@ -591,24 +591,26 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
 
 def _check_counters(fields: dict, phase: str, counts: list[int], stock: int) -> None:
     """Every counter leaves room for the turns still possible: each turn uses a
-    card of a hand or of the stock (and the turn under way one more), so the
-    counters the engine prints after any move stay within the parser's limits
-    and their C types."""
+    card of a hand or of the stock, and a turn under way (phase flip or gostop)
+    has used its card already but not yet been counted; so the counters the
+    engine prints after any move stay within the parser's limits and their C
+    types."""
     sitter = fields.get("sitter")
     if phase == "over":
         return
-    left = sum(k for p, k in enumerate(counts) if p != sitter) + stock + 1
+    under_way = 1 if phase in ("flip", "gostop") else 0
+    left = sum(k for p, k in enumerate(counts) if p != sitter) + stock + under_way
     if fields["turns"] + left > MAX_TURNS:
-        raise PositionError(f"{fields['turns']} turns with {left - 1} cards still to play "
+        raise PositionError(f"{fields['turns']} turns with {left} turn(s) still possible "
                             f"would pass {MAX_TURNS}", "turns")
     for p, k in enumerate(counts):
-        own = k + stock + 1
+        own = k + stock + (under_way if p == fields["to_move"] else 0)
         for key, name, limit in (("go_counts", "go", MAX_SEAT_COUNT),
                                  ("turns_played", "played", MAX_SEAT_COUNT),
                                  ("ppeoks", "ppeoks", MAX_SEAT_COUNT)):
             if fields[key][p] + own > limit:
-                raise PositionError(f"seat {p}: {fields[key][p]} with {own - 1} cards still to "
-                                    f"play could pass {limit}", name)
+                raise PositionError(f"seat {p}: {fields[key][p]} with {own} turn(s) still "
+                                    f"possible could pass {limit}", name)
         if fields["bombs"][p] + k // 3 > MAX_BOMBS:
             raise PositionError(f"seat {p}: {fields['bombs'][p]} bombs and {k // 3} more "
                                 f"possible would pass {MAX_BOMBS}", "bombs")

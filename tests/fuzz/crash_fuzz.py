@@ -9,7 +9,8 @@ Inputs are built, not mutated at random: every numeric key of a position or a
 view (``dealer``, ``turn``, ``turns``, ``go``, ``lastgo``, ``fliponly``, ``stake``,
 ``bombs``, ``ppeoks``, ``played``, ``chips``, ``flags``, ``sitter``, ``asker``,
 ``points``, ``winner``, ``players``, a view's ``hands`` and ``stock``) is set to
-its limit, one past it, 0, -1, 2**31, 2**63, ``²`` and a 4,301-digit number;
+its limit, one past it, 0, -1, 2**31, 2**63, ``²`` and a 4,301-digit number, and,
+in valid positions, the counters to exactly the most the parser takes;
 every card key (``forced``, ``turnbonus``, ``pending``, ``stackbonus``, the phase's
 card) gets a card of the wrong kind, a card held elsewhere, a bonus card; every
 rules field goes to its bounds and one past them in the ``rules=`` token, alone
@@ -17,7 +18,8 @@ and with showdown and tiny thresholds; perft-suite lines get edge depths, counts
 and seeds.  A string a parser accepts is then played: the legal moves, perft(2),
 random playouts, a random game to its end in which every position the engine
 prints must parse again, each seat's view, and the expectimax search of the seat
-to move (one sample).
+to move (one sample); the game is played in lockstep with the pure-Python
+reference engine, which must agree with the core at every move.
 
 The parent sends one input at a time to a worker (``--worker``); the worker
 answers ``ok`` or ``finding <text>`` (an exception that is not the engine's own
@@ -95,6 +97,51 @@ def numeric_edits(text: str, rng: random.Random) -> list[str]:
     return out
 
 
+def room_edits(text: str, rng: random.Random) -> list[str]:
+    """The counters of a valid position at exactly the most the parser takes
+    (the room left for the turns still possible), one at a time and all at
+    once: every position the engine prints from there must parse again."""
+    from gostop_core import parse_position
+    from gostop_core.movegen import CHIPS_CAP
+    from gostop_core.notation import (MAX_BOMBS, MAX_FLIP_ONLY, MAX_LAST_GO, MAX_SEAT_COUNT,
+                                      MAX_TURNS)
+    try:
+        _, f = parse_position(text)
+    except Exception:  # noqa: BLE001 - only valid positions are pushed to their limits
+        return [text]
+    if f["phase"] == 3:
+        return [text]
+    n, sitter = f["nplayers"], f.get("sitter")
+    counts = [bin(h).count("1") for h in f["hands"]]
+    stock = len(f["stock"])
+    under_way = 1 if f["phase"] in (1, 2) else 0  # flip, gostop: the turn's card is used
+    left = sum(k for p, k in enumerate(counts) if p != sitter) + stock + under_way
+    p = rng.choice([q for q in range(n) if q != sitter])
+    own = counts[p] + stock + (under_way if p == f["to_move"] else 0)
+    def seat_values(key: str, value: int) -> str:
+        values = [str(v) for v in f[key]] if key in f else ["0"] * n
+        values[p] = str(value)
+        return ",".join(values)
+    room = {
+        "turns": str(MAX_TURNS - left),
+        "played": seat_values("turns_played", MAX_SEAT_COUNT - own),
+        "ppeoks": seat_values("ppeoks", MAX_SEAT_COUNT - own),
+        "bombs": seat_values("bombs", MAX_BOMBS - counts[p] // 3),
+        "chips": seat_values("chips", rng.choice([CHIPS_CAP, -CHIPS_CAP])),
+        "stake": "20",
+    }
+    if not f["go_counts"][p]:
+        room["go"] = seat_values("go_counts", MAX_SEAT_COUNT - own)
+        room["lastgo"] = seat_values("last_go_scores", MAX_LAST_GO)
+    if sitter is None or p != sitter:
+        room["fliponly"] = seat_values("flip_only", MAX_FLIP_ONLY - 3 * (counts[p] // 3))
+    out = [_set(text, key, value) for key, value in room.items()]
+    everything = text
+    for key, value in room.items():
+        everything = _set(everything, key, value)
+    return out + [everything]
+
+
 def card_edits(text: str, rng: random.Random) -> list[str]:
     """Card keys with a card of the wrong kind or place."""
     from gostop_core.cards import CARD_CODES
@@ -161,7 +208,7 @@ def generate(count: int, seed: int) -> list[dict]:
             items = suite_edits(rng)
         else:
             base = rng.choice(positions if kind == "position" else views)
-            how = rng.choice((numeric_edits, card_edits, rules_edits))
+            how = rng.choice((numeric_edits, card_edits, rules_edits, room_edits))
             items = how(base, rng)
             if rng.random() < 0.3:  # two edits at once
                 items = [rng.choice(how(t, rng)) for t in items]
@@ -210,8 +257,10 @@ def run_one(item: dict, rng: random.Random) -> str:
 
 def play(game, rng: random.Random) -> None:
     """Exercise the engine on an accepted position; every position it prints
-    must parse again (the parser's limits hold every reachable state)."""
+    must parse again (the parser's limits hold every reachable state), and the
+    reference engine, following every move, must agree with the core."""
     from gostop_core import Game, parse_view
+    from gostop_core.lockstep import Lockstep
     from gostop_core.search import search_fields
     moves = list(game.legal_moves)
     assert game.perft(1) == len(moves)
@@ -223,11 +272,12 @@ def play(game, rng: random.Random) -> None:
         search_fields(rules, fields, depth=1, samples=1, seed=rng.randrange(100))
     for p in range(game.players):
         parse_view(game.view(p).to_str())
+    twin = Lockstep(game)  # the reference engine follows: same moves, state, events, outcome
     for _ in range(200):
         moves = list(game.legal_moves)
         if not moves:
             break
-        game.push(rng.choice(moves))
+        twin.push(rng.choice(moves))
         Game.from_position(game.position())
     if game.is_over():
         game.outcome().report()
