@@ -604,10 +604,14 @@ def _check_counters(fields: dict, phase: str, counts: list[int], stock: int) -> 
         raise PositionError(f"{fields['turns']} turns with {left} turn(s) still possible "
                             f"would pass {MAX_TURNS}", "turns")
     for p, k in enumerate(counts):
-        own = k + stock + (under_way if p == fields["to_move"] else 0)
-        for key, name, limit in (("go_counts", "go", MAX_SEAT_COUNT),
-                                 ("turns_played", "played", MAX_SEAT_COUNT),
-                                 ("ppeoks", "ppeoks", MAX_SEAT_COUNT)):
+        mover = p == fields["to_move"]
+        for key, name, limit, extra in (
+                # a Go comes at the end of the turn under way (flip or gostop);
+                # played and ppeoks are counted before the Go/Stop decision
+                ("go_counts", "go", MAX_SEAT_COUNT, under_way if mover else 0),
+                ("turns_played", "played", MAX_SEAT_COUNT, 1 if mover and phase == "flip" else 0),
+                ("ppeoks", "ppeoks", MAX_SEAT_COUNT, 1 if mover and phase == "flip" else 0)):
+            own = k + stock + extra
             if fields[key][p] + own > limit:
                 raise PositionError(f"seat {p}: {fields[key][p]} with {own} turn(s) still "
                                     f"possible could pass {limit}", name)

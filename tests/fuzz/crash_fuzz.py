@@ -117,7 +117,9 @@ def room_edits(text: str, rng: random.Random) -> list[str]:
     under_way = 1 if f["phase"] in (1, 2) else 0  # flip, gostop: the turn's card is used
     left = sum(k for p, k in enumerate(counts) if p != sitter) + stock + under_way
     p = rng.choice([q for q in range(n) if q != sitter])
-    own = counts[p] + stock + (under_way if p == f["to_move"] else 0)
+    mover = p == f["to_move"]
+    own = counts[p] + stock + (1 if mover and f["phase"] == 1 else 0)   # played, ppeoks
+    own_go = counts[p] + stock + (under_way if mover else 0)
     def seat_values(key: str, value: int) -> str:
         values = [str(v) for v in f[key]] if key in f else ["0"] * n
         values[p] = str(value)
@@ -131,7 +133,7 @@ def room_edits(text: str, rng: random.Random) -> list[str]:
         "stake": "20",
     }
     if not f["go_counts"][p]:
-        room["go"] = seat_values("go_counts", MAX_SEAT_COUNT - own)
+        room["go"] = seat_values("go_counts", MAX_SEAT_COUNT - own_go)
         room["lastgo"] = seat_values("last_go_scores", MAX_LAST_GO)
     if sitter is None or p != sitter:
         room["fliponly"] = seat_values("flip_only", MAX_FLIP_ONLY - 3 * (counts[p] // 3))
