@@ -959,6 +959,38 @@ cdef int32_t random_playout(GameStateC* s, const RulesC* r, uint64_t* rng) noexc
     return s.winner
 
 
+cdef bint state_in_range(const GameStateC* s) noexcept nogil:
+    """The ranges every array index and sentinel of the core relies on."""
+    cdef int p, i
+    cdef int cards[5]
+    if not (2 <= s.nplayers <= MAX_PLAYERS and 0 <= s.to_move < s.nplayers
+            and 0 <= s.dealer < s.nplayers and 0 <= s.phase <= PHASE_SHOWDOWN
+            and 0 <= s.stock_pos <= s.stock_len <= 50 and -1 <= s.winner < s.nplayers
+            and -1 <= s.sitter < s.nplayers and -1 <= s.showdown_caller < s.nplayers
+            and 0 <= s.end_reason <= END_FAMILY and 0 <= s.stake_doublings <= 20):
+        return False
+    for i in range(s.stock_len):
+        if s.stock[i] >= 50:
+            return False
+    cards[0] = s.flip_card
+    cards[1] = s.played_card
+    cards[2] = s.played_target
+    cards[3] = s.showdown_card
+    cards[4] = s.forced_card
+    for i in range(5):
+        if not (0 <= cards[i] < 50 or cards[i] == GS_NO_CARD):
+            return False
+    if s.turn_bonus & ~GS_MASK_BONUS:
+        return False
+    for i in range(2):
+        if not 0 <= s.stack_bonus_month[i] <= 12:
+            return False
+    for p in range(MAX_PLAYERS):
+        if s.go_count[p] < 0 or s.flip_only[p] < 0 or s.turns_played[p] < 0 or s.ppeoks[p] < 0:
+            return False
+    return s.turns >= 0
+
+
 # ---------------------------------------------------------------- Python wrapper
 cdef class CoreState:
     """The C game state with its rules: the thin boundary the Python API wraps.
@@ -1001,9 +1033,16 @@ cdef class CoreState:
         return PyBytes_FromStringAndSize(<char*>&self.s, sizeof(GameStateC))
 
     def restore(self, bytes data):
+        """Go back to a :meth:`snapshot`.  Bytes that are no snapshot of a state
+        (a seat, a phase, a card or a stock index out of range) raise
+        :class:`ValueError` and change nothing."""
+        cdef GameStateC st
         if PyBytes_GET_SIZE(data) != sizeof(GameStateC):
             raise ValueError("snapshot of the wrong size")
-        memcpy(&self.s, PyBytes_AS_STRING(data), sizeof(GameStateC))
+        memcpy(&st, PyBytes_AS_STRING(data), sizeof(GameStateC))
+        if not state_in_range(&st):
+            raise ValueError("not a snapshot of a game state (a field is out of range)")
+        self.s = st
 
     def legal_moves(self):
         """Legal move codes in generation order."""
@@ -1261,6 +1300,8 @@ cdef class CoreState:
         card = f.get("forced_card")
         st.s.forced_card = GS_NO_CARD if card is None else card
         st.s.stake_doublings = f.get("stake_doublings", 0)
+        if not state_in_range(&st.s):
+            raise ValueError("a field of the state is out of range")
         return st
 
     def __eq__(self, other):

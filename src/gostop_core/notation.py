@@ -101,10 +101,12 @@ def _mask_of(cards: list[int], key: str) -> int:
 
 
 def _int(text: str, key: str, lo: int, hi: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise PositionError(f"expected a number, got {text!r}", key) from None
+    # ASCII digits only, as the engine writes them: int() would also take '٣',
+    # '1_0', '+3' and spaces, and spend time on thousands of digits
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+        raise PositionError(f"expected a number, got {text[:30]!r}", key)
+    value = int(text)
     if not lo <= value <= hi:
         raise PositionError(f"{value} is out of range {lo}..{hi}", key)
     return value
