@@ -543,7 +543,7 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
     public = ((fields.get("showdown_card"), fields.get("showdown_caller"), "phase"),
               (fields.get("forced_card"), to_move, "forced"))
     for card, owner, key in public:
-        if card is None:
+        if card is None or owner is None:  # (a showdown always names its asker: checked above)
             continue
         if not (rules.showdown and rules.go_stop):
             raise PositionError("these rules have no showdown (showdown=1 and go_stop=1)", key)
