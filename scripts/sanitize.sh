@@ -6,7 +6,7 @@
 # fuzzer against that copy.  Any sanitizer report or failed assertion aborts the
 # process, which the tests and the fuzzer report as a failure.
 #
-#   scripts/sanitize.sh            # 2,000 fuzz inputs (about 3 minutes on 2 cores, build included)
+#   scripts/sanitize.sh            # 2,000 fuzz inputs (1-3 minutes on 2 cores, build included)
 #   scripts/sanitize.sh 20000      # a longer fuzz run
 #
 # Needs gcc with libasan and libubsan (Debian/Ubuntu: gcc); docs/testing.md.
