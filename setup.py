@@ -1,4 +1,15 @@
-"""Build the Cython core. Metadata lives in pyproject.toml."""
+"""Build the Cython core. Metadata lives in pyproject.toml.
+
+Build modes (environment variables read at build time):
+
+* ``GOSTOP_DEBUG=1``: the core's assertions (``GS_ASSERT`` in gostop_guard.h:
+  array bounds, counters) are compiled in and abort with the failed condition.
+* ``GOSTOP_SANITIZE=1``: a debug build with AddressSanitizer and
+  UndefinedBehaviorSanitizer (``-fsanitize=address,undefined``, no recovery);
+  run it with ``scripts/sanitize.sh`` (docs/testing.md).
+"""
+import os
+
 from Cython.Build import cythonize
 import numpy
 from setuptools import Extension, setup
@@ -6,13 +17,27 @@ from setuptools.command.build_ext import build_ext
 
 MODULES = ["cards", "rules", "scoring", "movegen", "search", "core"]
 
+SANITIZE = os.environ.get("GOSTOP_SANITIZE", "") not in ("", "0")
+DEBUG = SANITIZE or os.environ.get("GOSTOP_DEBUG", "") not in ("", "0")
+compile_args = ["-O3"]
+link_args: list[str] = []
+macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+if DEBUG:
+    macros.append(("GOSTOP_DEBUG", "1"))
+if SANITIZE:
+    flags = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+             "-fno-omit-frame-pointer", "-g"]
+    compile_args = ["-O1"] + flags
+    link_args = flags
+
 extensions = [
     Extension(
         f"gostop_core.{name}",
         [f"src/gostop_core/{name}.pyx"],
         include_dirs=["src/gostop_core", numpy.get_include()],
-        extra_compile_args=["-O3"],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+        define_macros=macros,
     )
     for name in MODULES
 ]

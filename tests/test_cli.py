@@ -709,7 +709,7 @@ def test_perft_suite_names_the_first_move_where_the_engines_differ(tmp_path, mon
 @pytest.mark.parametrize("text, message", [
     ("id x\ndeal casual 2\n", "Error: s.perft:2: expected 'deal PRESET PLAYERS SEED [DEALER]'"),
     ("id x\nperft 1 2\n", "Error: s.perft:1: entry 'x' has no position"),
-    ("id x\ndeal casual 2 1\nperft one 2\n", "Error: s.perft:3: expected 'perft DEPTH COUNT'"),
+    ("id x\ndeal casual 2 1\nperft one 2\n", "Error: s.perft:3: DEPTH must be a number 0..64, got 'one'"),
     ("id x\nposition gostop/1 rules=casual\n", "Error: s.perft:2: "),
     ("id x\ndeal casual 5 1\nperft 1 1\n", "Error: s.perft:2: "),
 ])

@@ -282,7 +282,33 @@ def test_found_a_seat_to_move_without_a_card():
     game = Game("casual", 2, seed=1)
     hands = re.search(r"hands=(\S+)", game.position()).group(1)
     first, second = hands.split("|")
-    text = game.position().replace(f"hands={hands}", f"hands={first},{second}|-")
-    text = text.replace("turn=0", "turn=1")
+    # seat 1's cards go to its captured pile (a hand never holds more than it was dealt)
+    text = game.position().replace(f"hands={hands}", f"hands={first}|-")
+    captured = re.search(r"captured=(\S+)", text).group(1)
+    mine, theirs = captured.split("|")
+    pile = second if theirs == "-" else f"{theirs},{second}"
+    text = text.replace(f"captured={captured}", f"captured={mine}|{pile}").replace("turn=0", "turn=1")
     with pytest.raises(PositionError, match="seat 1 is to move but has no legal move"):
         Game.from_position(text)
+
+
+# ---------------------------------------------------------------- crash safety
+# tests/fuzz/crash_fuzz.py: inputs at and past every field's limit, each run in a
+# worker process so that a signal or a hang is caught (docs/testing.md).
+def test_crash_fuzzer_catches_a_signal():
+    import crash_fuzz
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(crash_fuzz.__file__).parent)] + sys.path)
+    w = crash_fuzz.Worker(env)
+    word, detail = w.ask({"kind": "selftest", "text": "SIGSEGV"}, timeout=60)
+    assert word == "signal" and detail.startswith("SIGSEGV")
+
+
+def test_crash_fuzzer_short_run():
+    """Structured inputs at and past every field's limit, each in a worker
+    process: no signal, no hang, no exception but the engine's refusals."""
+    import crash_fuzz
+    result = crash_fuzz.fuzz(int(600 * float(os.environ.get("FUZZ_SCALE", "1"))), seed=0)
+    assert result["signals"] == 0
+    assert result["findings"] == [], result["findings"][:3]
+    assert result["accepted"] > 20 and result["refused"] > 100

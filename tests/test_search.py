@@ -84,7 +84,7 @@ def test_every_decision_kind_is_searched():
 def test_make_bot_expectimax():
     bot = make_bot("expectimax", seed=3)
     assert isinstance(bot, ExpectimaxBot) and bot.name == "expectimax"
-    assert make_bot("expectimax:3").depth == 3
+    assert make_bot("expectimax:2").depth == 2
     bot = make_bot("expectimax:depth=2, samples=8,leaf=estimate,win=0.5")
     assert (bot.depth, bot.samples, bot.leaf, bot.win_bonus) == (2, 8, "estimate", 0.5)
     bot = make_bot("expectimax:samples=4")
@@ -95,7 +95,7 @@ def test_make_bot_expectimax():
     ("expectimax:deep=2", "bad expectimax setting 'deep=2'"),
     ("expectimax:depth", "use key=value"),
     ("expectimax:samples=many", "samples needs a number"),
-    ("expectimax:depth=0", "depth must be 1..8"),
+    ("expectimax:depth=0", "depth must be 1..2"),
     ("expectimax:samples=5000", "samples must be 1..1024"),
     ("expectimax:leaf=oracle", "leaf must be one of rollout, estimate"),
     ("expectimax:win=nan", "win bonus must be a finite number"),

@@ -45,9 +45,16 @@ class GostopGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"Error: {' '.join(exc.format_message().split())}", err=True)
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                # Ctrl-C (the C loops of perft, hint and the bots poll for it)
+                click.echo("Interrupted", err=True)
+                sys.exit(130)
             click.echo("Aborted.", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted", err=True)
+            sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -199,6 +206,8 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
                          korean=korean, save=save)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
+    except (GoStopError, ValueError) as exc:  # a match the engine cannot go on with
+        raise CommandError(" ".join(str(exc).split())) from None
     sys.exit(code)
 
 

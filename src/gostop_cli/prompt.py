@@ -166,11 +166,13 @@ def read_decision(console: Console, game: Game, seat: int, legal: Sequence[Move]
                 console.print(Text(f"'{text}' is not available here.", style="red"))
             continue
         if text.isdigit():
-            n = int(text)
+            # only ASCII digits count ('²' is a digit to str.isdigit), and a
+            # number of thousands of digits is simply no choice
+            n = int(text) if text.isascii() and len(text) <= 6 else 0
             if 1 <= n <= len(legal):
                 return legal[n - 1]
             span = "1" if len(legal) == 1 else f"a number from 1 to {len(legal)}"
-            console.print(Text(f"There is no choice {n}: type {span}, or a move such as "
+            console.print(Text(f"There is no choice {text[:12]}: type {span}, or a move such as "
                                f"{legal[0]}.", style="red"))
             continue
         try:

@@ -4,7 +4,7 @@ from gostop_core.rules cimport RulesC, Rules
 
 cdef enum:
     MAX_PLAYERS = 4
-    MAX_MOVES = 96        # bound on decisions at one node (see generate_moves)
+    MAX_MOVES = 128       # bound on decisions at one node (proof in generate_moves)
     MAX_EVENTS = 128      # bound on events one decision can cause (a turn chain)
 
 cdef enum Phase:

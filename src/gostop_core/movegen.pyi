@@ -26,6 +26,10 @@ SETTLE_REASON_NAMES: dict[int, str]
 NO_CARD: int
 EVENT_NAMES: dict[int, str]
 STATE_SIZE: int
+PAY_CAP: int
+CHIPS_CAP: int
+SHIFT_CAP: int
+DEBUG_BUILD: bool
 
 _EventTuple = tuple[int, int, int, int, int]
 

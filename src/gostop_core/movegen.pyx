@@ -5,7 +5,7 @@ search copies it before applying a move and the Python layer keeps snapshots.
 Only decisions are moves; forced steps (the flip, steals, flip-only turns,
 turn ends) run inside :c:func:`apply_move` until the next decision.
 """
-from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t, int64_t
 from libc.string cimport memset, memcpy
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 
@@ -23,6 +23,12 @@ from gostop_core.rules cimport (
     GWANG_BAK_DOUBLE, GWANG_BAK_PLUS_TWO,
 )
 from gostop_core.scoring cimport ScoreC, score_total, score_pile, score_assignment, max_junk_value
+from gostop_core.guard cimport (
+    GS_ASSERT, GS_PAY_CAP, GS_CHIPS_CAP, GS_SHIFT_CAP, GS_DEBUG_BUILD, gs_clamp, gs_poll_begin, gs_interrupted,
+    gs_raise_if_interrupted,
+)
+
+import threading
 
 from gostop_core.errors import IllegalMoveError, GameOverError, RulesError
 
@@ -57,6 +63,13 @@ SETTLE_REASON_NAMES = {
     SETTLE_COVERED: "covered_by_go_caller",
 }
 STATE_SIZE = sizeof(GameStateC)
+#: A payment (and a winner's points) saturates here; the chips of one hand at +-CHIPS_CAP.
+PAY_CAP = GS_PAY_CAP
+CHIPS_CAP = GS_CHIPS_CAP
+#: Doublings of a payment (shakes, bombs, nagari stake, jokers) counted at most.
+SHIFT_CAP = GS_SHIFT_CAP
+#: Whether the core was built with its assertions (GOSTOP_DEBUG or GOSTOP_SANITIZE).
+DEBUG_BUILD = bool(GS_DEBUG_BUILD)
 
 
 # ---------------------------------------------------------------- events
@@ -228,8 +241,8 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
                         continue
                     for q in range(nplayers):
                         if (everyone & (1 << q)) and not holders & (1 << q):
-                            s.chips[q] -= amount
-                            s.chips[p] += amount
+                            s.chips[q] = gs_clamp(<int64_t>s.chips[q] - amount, GS_CHIPS_CAP)
+                            s.chips[p] = gs_clamp(<int64_t>s.chips[p] + amount, GS_CHIPS_CAP)
                     log_event(log, EV_CHIPS, p, GS_NO_CARD, amount, CHIPS_CHONGTONG)
     return redeals
 
@@ -291,8 +304,11 @@ cdef inline uint64_t months_with_three(uint64_t cards) noexcept nogil:
 cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noexcept nogil:
     """Write the legal decisions to ``out``; return how many.
 
-    At most 12 months x 4 (hand card, field card) pairs + 3 bombs + 3 shakes +
-    2 bonus cards + 1 flip-only turn < MAX_MOVES."""
+    Bound, for any hand (even all 50 cards): a month with h cards in the hand and
+    f <= 4 - h on the field gives h * max(1, f) <= 4 plays, a bomb (h = 3), a shake
+    (h >= 3) and h showdowns: at most 9 (h = 4: 4 + 1 + 4).  So at most 12 x 9 +
+    2 bonus cards + 1 flip-only turn = 111 <= MAX_MOVES; the other phases give at
+    most 3 (a flip choice, a forced card's plays) or 2."""
     cdef int n = 0, p = s.to_move, card, target, month, k
     cdef uint64_t hand, matches, rest, month_mask, triples, field_counts
     if s.phase == PHASE_PLAY and s.forced_card != GS_NO_CARD:
@@ -355,6 +371,7 @@ cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noe
         out[0] = make_move(MOVE_GO, GS_NO_CARD, GS_NO_CARD)
         out[1] = make_move(MOVE_STOP, GS_NO_CARD, GS_NO_CARD)
         n = 2
+    GS_ASSERT(n <= MAX_MOVES)
     return n
 
 
@@ -409,8 +426,8 @@ cdef void collect_chips(GameStateC* s, int p, int amount, int reason, EventLog* 
     cdef int q
     for q in range(s.nplayers):
         if q != p and q != s.sitter:
-            s.chips[q] -= amount
-            s.chips[p] += amount
+            s.chips[q] = gs_clamp(<int64_t>s.chips[q] - amount, GS_CHIPS_CAP)
+            s.chips[p] = gs_clamp(<int64_t>s.chips[p] + amount, GS_CHIPS_CAP)
     log_event(log, EV_CHIPS, p, GS_NO_CARD, amount, reason)
 
 
@@ -443,34 +460,36 @@ cdef inline bint no_turns_left(const GameStateC* s) noexcept nogil:
 
 
 cdef int32_t go_points(int32_t score, int gos, const RulesC* r) noexcept nogil:
-    """The winner's points for ``score`` after ``gos`` Goes: the basic payment."""
-    cdef int32_t total, i
+    """The winner's points for ``score`` after ``gos`` Goes: the basic payment,
+    saturated at GS_PAY_CAP."""
+    cdef int64_t total
+    cdef int i
     if r.go_scheme == GO_CASUAL:
         # +1 per Go; from the 4th Go on the total doubles at each Go (000)
-        total = score + gos
+        total = <int64_t>score + gos
         for i in range(3, gos):
-            total *= 2
-        return total
+            total = gs_clamp(total * 2, GS_PAY_CAP)
+        return gs_clamp(total, GS_PAY_CAP)
     if r.go_scheme == GO_STANDARD:
         # +1, +2; the third Go doubles; beyond, x(Goes - 1) (002-004)
-        total = score + gos
+        total = <int64_t>score + gos
         if gos == 3:
             total *= 2
         elif gos > 3:
             total *= gos - 1
-        return total
+        return gs_clamp(total, GS_PAY_CAP)
     if r.go_scheme == GO_TRADITIONAL:
         # +1 / +2 chips for one / two Goes; three Goes pay double, x2 again per Go beyond (001)
         if gos < 3:
-            return score + gos
+            return gs_clamp(<int64_t>score + gos, GS_PAY_CAP)
         total = score
         for i in range(2, gos):
-            total *= 2
-        return total
+            total = gs_clamp(total * 2, GS_PAY_CAP)
+        return gs_clamp(total, GS_PAY_CAP)
     # GO_MULTIPLY (001 variant): one chip for one Go, then x(Goes)
     if gos <= 1:
-        return score + gos
-    return score * gos
+        return gs_clamp(<int64_t>score + gos, GS_PAY_CAP)
+    return gs_clamp(<int64_t>score * gos, GS_PAY_CAP)
 
 
 cdef inline int holds_effect(uint64_t pile, const RulesC* r, int effect) noexcept nogil:
@@ -520,7 +539,8 @@ cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sak
         if jokers:
             shift += jokers
             why |= SETTLE_JOKER_DOUBLE
-        mult <<= shift
+        # every doubling past GS_SHIFT_CAP is dropped (the payment saturates anyway)
+        mult <<= (shift if shift < GS_SHIFT_CAP else GS_SHIFT_CAP)
         if r.gwang_bak and sc.bright_points > 0 and not (s.captured[q] & GS_MASK_BRIGHT) \
                 and not holds_effect(s.captured[q], r, BONUS_EFFECT_BRIGHT_PROTECTION):
             if r.gwang_bak == GWANG_BAK_DOUBLE:
@@ -543,11 +563,11 @@ cdef void settle_assignment(const GameStateC* s, const RulesC* r, int w, int sak
         else:
             other = q
         out.multiplier[q] = mult
-        out.pay[q] = out.base * mult + plus
+        out.pay[q] = gs_clamp(<int64_t>out.base * mult + plus, GS_PAY_CAP)
         out.reasons[q] = why
     if r.go_bak_pays_third and active_players(s) == 3 and callers == 1 and other >= 0:
         # 001: the Go caller pays its own losses and the third player's too
-        out.pay[caller] += out.pay[other]
+        out.pay[caller] = gs_clamp(<int64_t>out.pay[caller] + out.pay[other], GS_PAY_CAP)
         out.pay[other] = 0
         out.reasons[caller] |= SETTLE_PAYS_THIRD
         out.reasons[other] |= SETTLE_COVERED
@@ -588,10 +608,10 @@ cdef void finish(GameStateC* s, const RulesC* r, int p, bint automatic, EventLog
     s.end_reason = END_LAST_TURN_STOP if automatic else END_STOP
     if r.payment == PAY_EACH_OPPONENT:
         for q in range(s.nplayers):
-            s.chips[q] -= st.pay[q]
-            s.chips[p] += st.pay[q]
+            s.chips[q] = gs_clamp(<int64_t>s.chips[q] - st.pay[q], GS_CHIPS_CAP)
+            s.chips[p] = gs_clamp(<int64_t>s.chips[p] + st.pay[q], GS_CHIPS_CAP)
     else:
-        s.chips[p] += st.base  # the score, once (casual)
+        s.chips[p] = gs_clamp(<int64_t>s.chips[p] + st.base, GS_CHIPS_CAP)  # the score, once (casual)
     log_event(log, EV_STOP, p, GS_NO_CARD, 1 if automatic else 0, 0)
 
 
@@ -697,6 +717,7 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
         if stage == STAGE_FLIP:
             stage = STAGE_RESOLVE
             while s.stock_pos < s.stock_len:
+                GS_ASSERT(0 <= s.stock_pos < 50 and s.stock[s.stock_pos] < 50)
                 card = s.stock[s.stock_pos]
                 s.stock_pos += 1
                 fbit = GS_BIT(card)
@@ -733,7 +754,8 @@ cdef void run_forced(GameStateC* s, const RulesC* r, int stage, EventLog* log) n
                             s.field |= fbit
                             s.turn_flags |= TF_PPEOK
                             if r.ppeok_keeps_bonus and s.turn_bonus:
-                                rest = s.turn_bonus
+                                GS_ASSERT(not (s.turn_bonus & ~GS_MASK_BONUS))
+                                rest = s.turn_bonus & GS_MASK_BONUS  # only X2, X3 index the array
                                 while rest:
                                     b = gs_lowest(rest)
                                     rest &= rest - 1
@@ -893,7 +915,10 @@ cdef void apply_move(GameStateC* s, const RulesC* r, uint16_t move, EventLog* lo
             s.showdown_card = GS_NO_CARD
         else:
             s.to_move = next_active(s, p)
-            if s.to_move == s.showdown_caller:
+            # (a caller out of play could never be reached again: the parsers refuse it,
+            # and the hand still ends here rather than loop)
+            GS_ASSERT(s.showdown_caller >= 0 and s.showdown_caller != s.sitter)
+            if s.to_move == s.showdown_caller or s.showdown_caller == s.sitter or s.showdown_caller < 0:
                 # everyone received the showdown: the hand is a nagari
                 s.to_move = s.showdown_caller
                 s.showdown_caller = -1
@@ -936,6 +961,8 @@ cdef uint64_t perft_count(const GameStateC* s, const RulesC* r, int depth, bint 
     cdef uint64_t total = 0
     if depth == 0:
         return 1
+    if gs_interrupted():
+        return 0  # Ctrl-C: unwind (the wrapper raises)
     n = generate_moves(s, r, moves)
     if depth == 1 and bulk:
         return n
@@ -952,8 +979,42 @@ cdef int32_t random_playout(GameStateC* s, const RulesC* r, uint64_t* rng) noexc
     cdef int n
     while s.phase != PHASE_OVER:
         n = generate_moves(s, r, moves)
+        if n == 0 or gs_interrupted():
+            return -1  # no move (a state changed under us) or Ctrl-C: no result
         apply_move(s, r, moves[bounded(rng, n)], NULL)
     return s.winner
+
+
+cdef bint state_in_range(const GameStateC* s) noexcept nogil:
+    """The ranges every array index and sentinel of the core relies on."""
+    cdef int p, i
+    cdef int cards[5]
+    if not (2 <= s.nplayers <= MAX_PLAYERS and 0 <= s.to_move < s.nplayers
+            and 0 <= s.dealer < s.nplayers and 0 <= s.phase <= PHASE_SHOWDOWN
+            and 0 <= s.stock_pos <= s.stock_len <= 50 and -1 <= s.winner < s.nplayers
+            and -1 <= s.sitter < s.nplayers and -1 <= s.showdown_caller < s.nplayers
+            and 0 <= s.end_reason <= END_FAMILY and 0 <= s.stake_doublings <= 20):
+        return False
+    for i in range(s.stock_len):
+        if s.stock[i] >= 50:
+            return False
+    cards[0] = s.flip_card
+    cards[1] = s.played_card
+    cards[2] = s.played_target
+    cards[3] = s.showdown_card
+    cards[4] = s.forced_card
+    for i in range(5):
+        if not (0 <= cards[i] < 50 or cards[i] == GS_NO_CARD):
+            return False
+    if s.turn_bonus & ~GS_MASK_BONUS:
+        return False
+    for i in range(2):
+        if not 0 <= s.stack_bonus_month[i] <= 12:
+            return False
+    for p in range(MAX_PLAYERS):
+        if s.go_count[p] < 0 or s.flip_only[p] < 0 or s.turns_played[p] < 0 or s.ppeoks[p] < 0:
+            return False
+    return s.turns >= 0
 
 
 # ---------------------------------------------------------------- Python wrapper
@@ -998,9 +1059,16 @@ cdef class CoreState:
         return PyBytes_FromStringAndSize(<char*>&self.s, sizeof(GameStateC))
 
     def restore(self, bytes data):
+        """Go back to a :meth:`snapshot`.  Bytes that are no snapshot of a state
+        (a seat, a phase, a card or a stock index out of range) raise
+        :class:`ValueError` and change nothing."""
+        cdef GameStateC st
         if PyBytes_GET_SIZE(data) != sizeof(GameStateC):
             raise ValueError("snapshot of the wrong size")
-        memcpy(&self.s, PyBytes_AS_STRING(data), sizeof(GameStateC))
+        memcpy(&st, PyBytes_AS_STRING(data), sizeof(GameStateC))
+        if not state_in_range(&st):
+            raise ValueError("not a snapshot of a game state (a field is out of range)")
+        self.s = st
 
     def legal_moves(self):
         """Legal move codes in generation order."""
@@ -1050,10 +1118,13 @@ cdef class CoreState:
 
     def perft(self, int depth, bint bulk=True):
         cdef uint64_t n
+        cdef GameStateC root = self.s  # copied with the GIL: another thread may push meanwhile
         if depth < 0:
             raise ValueError("depth must be >= 0")
+        gs_poll_begin(_in_main_thread())
         with nogil:
-            n = perft_count(&self.s, &self.rules.c, depth, bulk)
+            n = perft_count(&root, &self.rules.c, depth, bulk)
+        gs_raise_if_interrupted()
         return n
 
     def divide(self, int depth, bint bulk=True):
@@ -1066,31 +1137,44 @@ cdef class CoreState:
             raise ValueError("divide needs depth >= 1")
         n = generate_moves(&self.s, &self.rules.c, moves)
         out = []
+        gs_poll_begin(_in_main_thread())
         for i in range(n):
             child = self.s
             apply_move(&child, &self.rules.c, moves[i], NULL)
             with nogil:
                 c = perft_count(&child, &self.rules.c, depth - 1, bulk)
+            gs_raise_if_interrupted()
+            gs_poll_begin(_in_main_thread())
             out.append((moves[i], c))
         return out
 
     def random_playouts(self, int games, seed=0):
         """Play ``games`` random games from this state in C; returns
         ``(wins_per_seat, draws)``."""
-        cdef GameStateC work
+        cdef GameStateC work, start
+        cdef uint16_t moves[MAX_MOVES]
         cdef uint64_t rng = seed
         cdef int g, w
         cdef long wins[MAX_PLAYERS]
         cdef long draws = 0
         memset(wins, 0, sizeof(wins))
+        if games < 0:
+            raise ValueError("games must be >= 0")
+        if self.s.phase != PHASE_OVER and generate_moves(&self.s, &self.rules.c, moves) == 0:
+            raise ValueError("no legal move and the hand is not over: nothing to play out")
+        start = self.s  # copied with the GIL: another thread may push meanwhile
+        gs_poll_begin(_in_main_thread())
         with nogil:
             for g in range(games):
-                work = self.s
+                work = start
                 w = random_playout(&work, &self.rules.c, &rng)
+                if gs_interrupted():
+                    break
                 if w < 0:
                     draws += 1
                 else:
                     wins[w] += 1
+        gs_raise_if_interrupted()
         return [wins[i] for i in range(self.s.nplayers)], draws
 
     def score(self, int player):
@@ -1242,6 +1326,8 @@ cdef class CoreState:
         card = f.get("forced_card")
         st.s.forced_card = GS_NO_CARD if card is None else card
         st.s.stake_doublings = f.get("stake_doublings", 0)
+        if not state_in_range(&st.s):
+            raise ValueError("a field of the state is out of range")
         return st
 
     def __eq__(self, other):
@@ -1252,6 +1338,12 @@ cdef class CoreState:
     def __hash__(self):
         f = self.to_fields()
         return hash(tuple(tuple(v) if isinstance(v, list) else v for v in f.values()))
+
+
+def _in_main_thread():
+    """Whether the caller runs in the main thread (the only one Python's signal
+    handlers run in: the C loops poll for Ctrl-C there)."""
+    return threading.current_thread() is threading.main_thread()
 
 
 def move_parts(int move):

@@ -16,7 +16,7 @@ from typing import Any
 
 from gostop_core.cards import CARD_CODES, card_index, format_mask
 from gostop_core.errors import CardCodeError, PositionError, RulesError
-from gostop_core.movegen import PHASE_NAMES
+from gostop_core.movegen import CHIPS_CAP, PAY_CAP, PHASE_NAMES
 from gostop_core.rules import FIELDS, Rules
 
 POSITION_TAG = "gostop/1"
@@ -30,6 +30,18 @@ _VIEW_KEYS = ("rules", "players", "seat", "dealer", "turn", "phase", "turns", "f
 _OPTIONAL_KEYS = ("sitter", "asker", "forced", "stake", "shaken", "bombs", "ppeoks", "played", "chips", "pending",
                   "turnbonus", "stackbonus", "flags", "end", "winner", "points")
 _END_NAMES = ("", "stop", "last_turn_stop", "draw", "chongtong", "three_ppeok", "family")
+
+# Limits of the counters, chosen so that each fits its C type (int16 turns, int8
+# per-seat counters) for every state the engine can reach from an accepted string:
+# a counter grows by at most one per turn, and every turn uses up a card of a
+# hand or of the stock, so "value + turns still possible <= limit" holds after
+# every move (see _check_counters).
+MAX_TURNS = 10000
+MAX_SEAT_COUNT = 100      # go, played, ppeoks
+MAX_BOMBS = 12
+MAX_FLIP_ONLY = 40        # three per bomb at most, twelve bombs
+MAX_LAST_GO = 10000
+_TURN_FLAGS_MAX = 63      # ppeok, ttadak, jjok, stack, sseul, captured
 
 
 def rules_to_token(rules: Rules) -> str:
@@ -89,10 +101,12 @@ def _mask_of(cards: list[int], key: str) -> int:
 
 
 def _int(text: str, key: str, lo: int, hi: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise PositionError(f"expected a number, got {text!r}", key) from None
+    # ASCII digits only, as the engine writes them: int() would also take '٣',
+    # '1_0', '+3' and spaces, and spend time on thousands of digits
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+        raise PositionError(f"expected a number, got {text[:30]!r}", key)
+    value = int(text)
     if not lo <= value <= hi:
         raise PositionError(f"{value} is out of range {lo}..{hi}", key)
     return value
@@ -249,10 +263,10 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
         shaken.append(mask)
     fields["shaken"] = shaken
     zeros = ",".join(["0"] * n)
-    fields["bombs"] = _ints(tok.get("bombs", zeros), "bombs", n, 0, 12)
-    fields["ppeoks"] = _ints(tok.get("ppeoks", zeros), "ppeoks", n, 0, 12)
-    fields["turns_played"] = _ints(tok.get("played", zeros), "played", n, 0, 100)
-    fields["chips"] = _ints(tok.get("chips", zeros), "chips", n, -10 ** 6, 10 ** 6)
+    fields["bombs"] = _ints(tok.get("bombs", zeros), "bombs", n, 0, MAX_BOMBS)
+    fields["ppeoks"] = _ints(tok.get("ppeoks", zeros), "ppeoks", n, 0, MAX_SEAT_COUNT)
+    fields["turns_played"] = _ints(tok.get("played", zeros), "played", n, 0, MAX_SEAT_COUNT)
+    fields["chips"] = _ints(tok.get("chips", zeros), "chips", n, -CHIPS_CAP, CHIPS_CAP)
     fields["played_card"] = fields["played_target"] = None
     if "pending" in tok:
         card, sep, target = tok["pending"].partition("/")
@@ -277,7 +291,7 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
                 raise PositionError(f"{CARD_CODES[cards[0]]} sits with a stack, so it must be on the field", "stackbonus")
             stack_bonus[cards[0] - 48] = _int(month, "stackbonus", 1, 12)
     fields["stack_bonus"] = stack_bonus
-    fields["turn_flags"] = _int(tok.get("flags", "0"), "flags", 0, 255)
+    fields["turn_flags"] = _int(tok.get("flags", "0"), "flags", 0, _TURN_FLAGS_MAX)
     end = tok.get("end", "")
     if end and end not in _END_NAMES:
         raise PositionError(f"unknown end reason {end!r}; one of {', '.join(_END_NAMES[1:])}", "end")
@@ -310,10 +324,10 @@ def parse_position(text: str) -> tuple[Rules, dict]:
         to_move=_int(tok["turn"], "turn", 0, n - 1),
         phase=phase,
         flip_card=flip_card, showdown_card=showdown_card,
-        turns=_int(tok["turns"], "turns", 0, 10000),
-        go_counts=_ints(tok["go"], "go", n, 0, 100),
-        last_go_scores=_ints(tok["lastgo"], "lastgo", n, 0, 10000),
-        flip_only=_ints(tok["fliponly"], "fliponly", n, 0, 10),
+        turns=_int(tok["turns"], "turns", 0, MAX_TURNS),
+        go_counts=_ints(tok["go"], "go", n, 0, MAX_SEAT_COUNT),
+        last_go_scores=_ints(tok["lastgo"], "lastgo", n, 0, MAX_LAST_GO),
+        flip_only=_ints(tok["fliponly"], "fliponly", n, 0, MAX_FLIP_ONLY),
         winner=None,
         points=0,
     )
@@ -354,9 +368,12 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     if PHASE_NAMES[phase] == "over":
         winner = tok.get("winner", "-")
         fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
-        fields["points"] = _int(tok.get("points", "0"), "points", 0, 10 ** 6)
+        fields["points"] = _int(tok.get("points", "0"), "points", 0, PAY_CAP)
     elif "winner" in tok or "points" in tok:
         raise PositionError("winner/points are only given when phase=over", "winner")
+    counts = [bin(h).count("1") for h in fields["hands"]]
+    _check_reachable(rules, fields, counts, len(fields["stock"]),
+                     {p: fields["hands"][p] for p in range(n)})
     return rules, fields
 
 
@@ -429,12 +446,12 @@ def parse_view(text: str) -> tuple[Rules, dict]:
         dealer=_int(tok["dealer"], "dealer", 0, n - 1),
         to_move=_int(tok["turn"], "turn", 0, n - 1),
         phase=phase, flip_card=flip_card, showdown_card=showdown_card,
-        turns=_int(tok["turns"], "turns", 0, 10000),
+        turns=_int(tok["turns"], "turns", 0, MAX_TURNS),
         hand_counts=_ints(tok["hands"], "hands", n, 0, 50),
         stock_count=_int(tok["stock"], "stock", 0, 50),
-        go_counts=_ints(tok["go"], "go", n, 0, 100),
-        last_go_scores=_ints(tok["lastgo"], "lastgo", n, 0, 10000),
-        flip_only=_ints(tok["fliponly"], "fliponly", n, 0, 10),
+        go_counts=_ints(tok["go"], "go", n, 0, MAX_SEAT_COUNT),
+        last_go_scores=_ints(tok["lastgo"], "lastgo", n, 0, MAX_LAST_GO),
+        flip_only=_ints(tok["fliponly"], "fliponly", n, 0, MAX_FLIP_ONLY),
         winner=None, points=0,
     )
     seen: dict[int, str] = {}
@@ -463,5 +480,154 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     if PHASE_NAMES[phase] == "over":
         winner = tok.get("winner", "-")
         fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
-        fields["points"] = _int(tok.get("points", "0"), "points", 0, 10 ** 6)
+        fields["points"] = _int(tok.get("points", "0"), "points", 0, PAY_CAP)
+    elif "winner" in tok or "points" in tok:
+        raise PositionError("winner/points are only given when phase=over", "winner")
+    _check_reachable(rules, fields, fields["hand_counts"], fields["stock_count"],
+                     {seat: fields["hand"]}, visible=_visible(fields))
     return rules, fields
+
+
+def _visible(fields: dict) -> int:
+    """The cards a view shows: the field, the seat's hand, every captured pile,
+    the flipped card and the bonus cards waiting for the turn's captures."""
+    mask = fields["field"] | fields["hand"] | fields["turn_bonus"]
+    for c in fields["captured"]:
+        mask |= c
+    if fields["flip_card"] is not None:
+        mask |= 1 << fields["flip_card"]
+    return mask
+
+
+def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
+                     known: dict[int, int], visible: int | None = None) -> None:
+    """Refuse what no real game reaches, naming the key: a seat out of play that
+    acts, a phase the rules do not have, cards of the wrong kind in a place,
+    hands larger than dealt, counters that could outgrow their C types.
+    ``counts`` are the hand sizes, ``known`` the hands whose cards are known
+    (a view knows its own), ``visible`` the cards a view shows (None: a
+    position, where every card is placed)."""
+    n = fields["nplayers"]
+    phase = PHASE_NAMES[fields["phase"]]
+    to_move = fields["to_move"]
+    sitter = fields.get("sitter")
+    # gwangpalli: the seat before the dealer sits out, exactly when the deal makes one
+    if rules.gwangpalli and n == 4:
+        expected = (fields["dealer"] + 3) % 4
+        if sitter != expected:
+            raise PositionError(f"gwangpalli with dealer {fields['dealer']}: seat {expected} "
+                                f"sits out (sitter={expected})", "sitter")
+    elif sitter is not None:
+        raise PositionError("only four-handed gwangpalli rules have a seat sitting out", "sitter")
+    if sitter is not None:
+        if to_move == sitter:
+            raise PositionError(f"seat {sitter} sits out: it cannot be the seat to move", "turn")
+        if fields["captured"][sitter] or fields["go_counts"][sitter] or fields["flip_only"][sitter]:
+            raise PositionError(f"seat {sitter} sits out: it captures nothing, calls no Go and "
+                                "owes no flip-only turn", "sitter")
+        if phase == "over" and fields["winner"] == sitter:
+            raise PositionError(f"seat {sitter} sits out: it cannot win", "winner")
+    size = 3 if sitter is not None else n
+    dealt = getattr(rules, f"hand_{size}p")
+    for p, k in enumerate(counts):
+        if k > dealt:
+            raise PositionError(f"seat {p} holds {k} cards, more than the {dealt} dealt to a "
+                                f"hand under these rules", "hands")
+    _check_phase(rules, fields, phase, counts, known, visible)
+    _check_counters(fields, phase, counts, stock)
+
+
+def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
+                 known: dict[int, int], visible: int | None) -> None:
+    """The phase and the cards that go with it (flip, showdown, forced, pending,
+    turn bonus, stack bonus, turn flags) as a real game leaves them."""
+    to_move = fields["to_move"]
+    n = fields["nplayers"]
+    sitter = fields.get("sitter")
+    if fields["flip_card"] is not None and fields["flip_card"] >= 48:
+        raise PositionError("a flipped bonus card is banked at once: it never waits for a choice", "phase")
+    if phase == "gostop" and not rules.go_stop:
+        raise PositionError("these rules have no Go/Stop (go_stop=0)", "phase")
+    public = ((fields.get("showdown_card"), fields.get("showdown_caller"), "phase"),
+              (fields.get("forced_card"), to_move, "forced"))
+    for card, owner, key in public:
+        if card is None or owner is None:  # (a showdown always names its asker: checked above)
+            continue
+        if not (rules.showdown and rules.go_stop):
+            raise PositionError("these rules have no showdown (showdown=1 and go_stop=1)", key)
+        if card >= 48:
+            raise PositionError(f"{CARD_CODES[card]} is no win-card: a showdown shows a month card", key)
+        if owner == sitter:
+            raise PositionError(f"seat {owner} sits out: it asks for no showdown", "asker")
+        if owner in known:
+            if not known[owner] >> card & 1:
+                raise PositionError(f"{CARD_CODES[card]} must be in the hand of seat {owner}", key)
+        else:
+            if visible is not None and visible >> card & 1:
+                raise PositionError(f"{CARD_CODES[card]} is in seat {owner}'s hand, "
+                                    "so it cannot be seen elsewhere", key)
+            if counts[owner] < 1:
+                raise PositionError(f"seat {owner} holds {CARD_CODES[card]} but its hand "
+                                    "count is 0", "hands")
+    if fields.get("forced_card") is not None and phase != "play":
+        raise PositionError("a forced card is played in phase play", "forced")
+    mid_turn = phase == "flip"  # a turn's played card, flipped bonus cards and flags wait only here
+    if fields["played_card"] is not None:
+        if not mid_turn:
+            raise PositionError("a played card waits for the flip only in phase flip", "pending")
+        target = fields["played_target"]
+        if fields["played_card"] >= 48 or (target is not None and target // 4 != fields["played_card"] // 4):
+            raise PositionError("the pending card and its field card are two cards of one month", "pending")
+    if fields["turn_bonus"]:
+        if fields["turn_bonus"] & ~(3 << 48):
+            raise PositionError("only the bonus cards X2 and X3 wait for the turn's captures", "turnbonus")
+        if not mid_turn or not rules.flipped_bonus:
+            raise PositionError("a flipped bonus card waits for the turn's captures only in phase "
+                                "flip under flipped_bonus=1", "turnbonus")
+    if fields["turn_flags"] and not mid_turn:
+        raise PositionError("turn flags are kept only in the middle of a turn (phase flip)", "flags")
+    for b, month in enumerate(fields["stack_bonus"]):
+        if not month:
+            continue
+        if not rules.ppeok_keeps_bonus:
+            raise PositionError("a bonus card stays with a stack only under ppeok_keeps_bonus=1", "stackbonus")
+        if bin(fields["field"] & (0xF << (4 * (month - 1)))).count("1") != 3:
+            raise PositionError(f"{CARD_CODES[48 + b]} sits with a stack of month {month}: the field "
+                                "must hold three cards of that month", "stackbonus")
+    if phase == "play" and visible is not None:
+        if counts[to_move] == 0 and not (fields["flip_only"][to_move] and fields["stock_count"]):
+            raise PositionError(f"seat {to_move} is to move but holds no card", "hands")
+
+
+def _check_counters(fields: dict, phase: str, counts: list[int], stock: int) -> None:
+    """Every counter leaves room for the turns still possible: each turn uses a
+    card of a hand or of the stock, and a turn under way (phase flip or gostop)
+    has used its card already but not yet been counted; so the counters the
+    engine prints after any move stay within the parser's limits and their C
+    types."""
+    sitter = fields.get("sitter")
+    if phase == "over":
+        return
+    under_way = 1 if phase in ("flip", "gostop") else 0
+    left = sum(k for p, k in enumerate(counts) if p != sitter) + stock + under_way
+    if fields["turns"] + left > MAX_TURNS:
+        raise PositionError(f"{fields['turns']} turns with {left} turn(s) still possible "
+                            f"would pass {MAX_TURNS}", "turns")
+    for p, k in enumerate(counts):
+        mover = p == fields["to_move"]
+        for key, name, limit, extra in (
+                # a Go comes at the end of the turn under way (flip or gostop);
+                # played and ppeoks are counted before the Go/Stop decision
+                ("go_counts", "go", MAX_SEAT_COUNT, under_way if mover else 0),
+                ("turns_played", "played", MAX_SEAT_COUNT, 1 if mover and phase == "flip" else 0),
+                ("ppeoks", "ppeoks", MAX_SEAT_COUNT, 1 if mover and phase == "flip" else 0)):
+            own = k + stock + extra
+            if fields[key][p] + own > limit:
+                raise PositionError(f"seat {p}: {fields[key][p]} with {own} turn(s) still "
+                                    f"possible could pass {limit}", name)
+        if fields["bombs"][p] + k // 3 > MAX_BOMBS:
+            raise PositionError(f"seat {p}: {fields['bombs'][p]} bombs and {k // 3} more "
+                                f"possible would pass {MAX_BOMBS}", "bombs")
+        if fields["flip_only"][p] + 3 * (k // 3) > MAX_FLIP_ONLY:
+            raise PositionError(f"seat {p}: {fields['flip_only'][p]} flip-only turns and three "
+                                f"per possible bomb would pass {MAX_FLIP_ONLY}", "fliponly")

@@ -64,6 +64,23 @@ class SuiteError(ValueError):
     """A malformed suite file; the message names the line."""
 
 
+#: Bounds of the numbers of a suite line (``perft DEPTH COUNT``, ``deal ... SEED DEALER``).
+MAX_SUITE_DEPTH = 64
+MAX_SEED = 2 ** 64 - 1
+MAX_COUNT = 2 ** 64 - 1
+
+
+def _number(text: str, lo: int, hi: int, what: str, where: str) -> int:
+    """An ASCII decimal ``lo..hi``; anything else (``²``, ``-1``, 4,301 digits) is a
+    :class:`SuiteError` naming the line."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(hi)):
+        raise SuiteError(f"{where}: {what} must be a number {lo}..{hi}, got {text[:30]!r}")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise SuiteError(f"{where}: {what} must be a number {lo}..{hi}, got {value}")
+    return value
+
+
 def parse_suite(text: str, name: str = "suite") -> list[SuiteEntry]:
     entries: list[SuiteEntry] = []
     current: SuiteEntry | None = None
@@ -99,19 +116,23 @@ def parse_suite(text: str, name: str = "suite") -> list[SuiteEntry]:
             current.position = rest
         elif word == "deal":
             parts = rest.split()
-            if len(parts) not in (3, 4) or not all(p.isdigit() for p in parts[1:]):
-                raise SuiteError(f"{name}:{number}: expected 'deal PRESET PLAYERS SEED [DEALER]'")
-            preset, players, seed = parts[0], int(parts[1]), int(parts[2])
-            dealer = int(parts[3]) if len(parts) == 4 else 0
+            where = f"{name}:{number}"
+            if len(parts) not in (3, 4):
+                raise SuiteError(f"{where}: expected 'deal PRESET PLAYERS SEED [DEALER]'")
+            preset = parts[0]
+            players = _number(parts[1], 2, 4, "PLAYERS", where)
+            seed = _number(parts[2], 0, MAX_SEED, "SEED", where)
+            dealer = _number(parts[3], 0, players - 1, "DEALER", where) if len(parts) == 4 else 0
             try:
                 current.position = Game(preset, players, seed, dealer).position()
             except Exception as exc:  # a bad preset or count: say where
                 raise SuiteError(f"{name}:{number}: {exc}") from None
         elif word == "perft":
             parts = rest.split()
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            if len(parts) != 2:
                 raise SuiteError(f"{name}:{number}: expected 'perft DEPTH COUNT'")
-            current.counts.append((int(parts[0]), int(parts[1])))
+            current.counts.append((_number(parts[0], 0, MAX_SUITE_DEPTH, "DEPTH", f"{name}:{number}"),
+                                   _number(parts[1], 0, MAX_COUNT, "COUNT", f"{name}:{number}")))
         else:
             raise SuiteError(f"{name}:{number}: unknown line {word!r} (id, position, deal or perft)")
     close()

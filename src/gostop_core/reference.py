@@ -256,8 +256,25 @@ def score_pile(cards, rules) -> int:
     return best_sheet(set(cards), _rules_namespace(rules)).total
 
 
+# Caps (docs/notation.md): a payment and a winner's points saturate at PAY_CAP,
+# a seat's chips in one hand at +-CHIPS_CAP, and at most SHIFT_CAP doublings of
+# a payment count (shakes, bombs, the nagari stake, jokers).  Only absurd
+# positions reach them; a real hand stays far below.
+PAY_CAP = 10 ** 8
+CHIPS_CAP = 10 ** 9
+SHIFT_CAP = 24
+
+
+def _chips(value: int) -> int:
+    return max(-CHIPS_CAP, min(CHIPS_CAP, value))
+
+
 def go_value(score: int, gos: int, scheme: int) -> int:
-    """The winner's points after ``gos`` Goes (docs/rules.md, "Go value")."""
+    """The winner's points after ``gos`` Goes (docs/rules.md, "Go value"), at most PAY_CAP."""
+    return min(PAY_CAP, _go_value(score, gos, scheme))
+
+
+def _go_value(score: int, gos: int, scheme: int) -> int:
     if scheme == 0:
         # casual (000): +1 per Go; from the fourth Go on the total doubles at each Go
         total = score + gos
@@ -558,8 +575,8 @@ class ReferenceGame:
         for p in sorted(holders):
             for q in players:
                 if q not in holders:
-                    s.seats[q].chips -= amount
-                    s.seats[p].chips += amount
+                    s.seats[q].chips = _chips(s.seats[q].chips - amount)
+                    s.seats[p].chips = _chips(s.seats[p].chips + amount)
             self._event("chips", p, "chongtong", amount)
 
     # ------------------------------------------------------------ legal moves
@@ -839,8 +856,8 @@ class ReferenceGame:
 
     def _collect_chips(self, p: int, amount: int, reason: str) -> None:
         for q in self.opponents(p):
-            self.s.seats[q].chips -= amount
-            self.s.seats[p].chips += amount
+            self.s.seats[q].chips = _chips(self.s.seats[q].chips - amount)
+            self.s.seats[p].chips = _chips(self.s.seats[p].chips + amount)
         self._event("chips", p, reason, amount)
 
     # ------------------------------------------------------------ the flip
@@ -1060,7 +1077,7 @@ class ReferenceGame:
             doublings = len(winner.shaken) + s.stake_doublings
             # each double-payment joker the winner holds doubles too (doubles add up)
             doublings += self._jokers(winner.pile, 1)
-            m = 2 ** doublings
+            m = 2 ** min(doublings, SHIFT_CAP)
             plus = 0
             no_bright = not any(kind_of(c) == "B" for c in loser.pile)
             if R.gwang_bak and sheet.bright_points > 0 and no_bright \
@@ -1079,10 +1096,10 @@ class ReferenceGame:
             else:
                 others.append(q)
             mult[q] = m
-            pay[q] = base * m + plus
+            pay[q] = min(PAY_CAP, base * m + plus)
         if R.go_bak_pays_third and self.active_players() == 3 and len(callers) == 1 and others:
             # the Go caller pays its own losses and the third player's too
-            pay[callers[0]] += pay[others[0]]
+            pay[callers[0]] = min(PAY_CAP, pay[callers[0]] + pay[others[0]])
             pay[others[0]] = 0
         return pay, mult
 
@@ -1101,10 +1118,10 @@ class ReferenceGame:
         s.end_reason = "last_turn_stop" if automatic else "stop"
         if self.R.payment == 1:
             for q in range(s.nplayers):
-                s.seats[q].chips -= st["pay"][q]
-                s.seats[p].chips += st["pay"][q]
+                s.seats[q].chips = _chips(s.seats[q].chips - st["pay"][q])
+                s.seats[p].chips = _chips(s.seats[p].chips + st["pay"][q])
         else:
-            s.seats[p].chips += st["base"]     # the score, once (casual)
+            s.seats[p].chips = _chips(s.seats[p].chips + st["base"])     # the score, once (casual)
         self._event("stop", p, None, 1 if automatic else 0)
 
     def _played_out(self, p: int) -> None:

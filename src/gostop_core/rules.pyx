@@ -268,6 +268,14 @@ def _validate(dict values):
             raise RulesError(f"rules field {key} must be an integer, got {value!r}")
         if not lo <= value <= hi:
             raise RulesError(f"rules field {key}={value} is out of range {lo}..{hi}")
+    # a capture never lowers a score: one more bright never pays less
+    for fewer, more in (("bright3", "bright4"), ("bright3", "bright4_rain"),
+                        ("bright3_rain", "bright4_rain"), ("bright4", "bright5"),
+                        ("bright4_rain", "bright5")):
+        if values[fewer] > values[more]:
+            raise RulesError(
+                f"rules field {fewer}={values[fewer]} is more than {more}={values[more]}: "
+                "one more bright would lower the score")
     if not (values["allow_2p"] or values["allow_3p"] or values["allow_4p"]):
         raise RulesError("rules allow no player count at all")
     pack = 48 + (2 if values["bonus_cards"] else 0)

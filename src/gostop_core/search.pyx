@@ -62,11 +62,15 @@ from gostop_core.movegen cimport (
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     move_kind, move_card, move_target, splitmix64, bounded,
 )
+from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
+from gostop_core.movegen import _in_main_thread
 
 DEFAULT_DEPTH = 1
 DEFAULT_SAMPLES = 256
 #: Bounds of ``depth`` and ``samples`` (the bot and the CLI take them from here).
-MAX_DEPTH = 8
+#: Depth 2 searches about 12,000 nodes a sample, depth 3 about 3 million (20 s a
+#: sample on the test machine, docs/testing.md): deeper searches are refused.
+MAX_DEPTH = 2
 MAX_SAMPLES = SEARCH_MAX_SAMPLES
 #: Added to the value of a won hand, taken from a lost one (net points).
 DEFAULT_WIN_BONUS = 2.0
@@ -632,7 +636,7 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
     cdef int n, pos
     while w.phase != PHASE_OVER:
         n = generate_moves(&w, c.r, moves)
-        if n == 0:
+        if n == 0 or gs_interrupted():
             break
         move = moves[policy_move(&w, c.r, moves, n)]
         pos = w.stock_pos
@@ -656,11 +660,18 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
 
 # ---------------------------------------------------------------- the search
 cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen) noexcept nogil:
-    """Value of a decision node; fills the principal line when ``pv`` is given."""
+    """Value of a decision node; fills the principal line when ``pv`` is given.
+
+    Shakes of different months commute, and in this model a shake never lowers
+    the searching seat's value (it only doubles what the seat wins), so at these
+    inner nodes the seat shakes every month it can, lowest month first, before
+    it plays: k shakeable months make one line of shakes, not k! orders."""
     cdef uint16_t moves[MAX_MOVES]
     cdef int n, i, best_i = 0
     cdef double v, best = -1e300
     c.nodes += 1
+    if gs_interrupted():
+        return 0.0  # Ctrl-C: unwind (search_fields raises)
     if pv != NULL:
         pvlen[0] = 0
         if pv >= c.pv_end:
@@ -680,6 +691,11 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
             pvlen[0] += 1
             return v
         return move_value(s, c, moves[best_i], depth, NULL, NULL)
+    for i in range(n):
+        if move_kind(moves[i]) == MOVE_SHAKE:
+            moves[0] = moves[i]  # the first shake (lowest month) is the only choice searched
+            n = 1
+            break
     for i in range(n):
         v = move_value(s, c, moves[i], depth, NULL, NULL)
         if v > best:
@@ -807,6 +823,25 @@ cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* po
         k += 1
 
 
+cdef int _check_hidden(const GameStateC* base, const int* need, int npool, int seat) except -1:
+    """The hidden places of a view (the other hands, the stock) hold exactly the
+    unseen cards, each place a count in range: else ``determinize`` would deal
+    bytes that are no cards."""
+    cdef int q, total = base.stock_len
+    if base.stock_len < 0 or base.stock_len > 50:
+        raise ValueError(f"stock of {base.stock_len} cards")
+    for q in range(base.nplayers):
+        if q == seat:
+            continue
+        if need[q] < 0 or need[q] > 50:
+            raise ValueError(f"seat {q} holds a card shown as its own (a showdown or forced "
+                             "card) but no card is counted in its hand")
+        total += need[q]
+    if total != npool:
+        raise ValueError(f"{npool} cards are unseen but the other hands and the stock hold {total}")
+    return 0
+
+
 cdef int keep_better_half(const double* values, bint* alive, int n, int nalive) noexcept nogil:
     """Drop the worse half of the moves still alive, keeping at least two; every
     alive move has the same samples, so their sums compare as their means.  A
@@ -891,6 +926,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         pool[npool] = gs_lowest(unseen)
         npool += 1
         unseen &= unseen - 1
+    _check_hidden(&base, need, npool, seat)
     ctx.r = &rules.c
     ctx.root = seat
     ctx.active = n - (1 if base.sitter >= 0 else 0)
@@ -908,6 +944,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     if reach >= 0.0:
         ctx.w[11] = reach  # points expected per card in hand
     n = generate_moves(&base, &rules.c, moves)
+    if n == 0:
+        raise ValueError(f"seat {seat} has no legal move in this view")
     for i in range(n):
         values[i] = 0.0
         pvlens[i] = 0
@@ -916,11 +954,12 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     nalive = n
     round_end = samples // 4 if halving and samples >= 8 else samples
+    gs_poll_begin(_in_main_thread())
     with nogil:
         for d in range(samples):
             determinize(&base, &work, pool, npool, need, seat, &rng)
             for i in range(n):
-                if not alive[i]:
+                if not alive[i] or gs_interrupted():
                     continue
                 if d == 0:
                     pvs[i][0] = pv_entry(seat, moves[i])
@@ -937,6 +976,9 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                 # (at least two) go on to twice the samples
                 nalive = keep_better_half(values, alive, n, nalive)
                 round_end = 2 * (d + 1)
+            if gs_interrupted():
+                break
+    gs_raise_if_interrupted()
     out = []
     for i in range(n):
         line = [(pvs[i][k] >> 16, pvs[i][k] & 0xFFFF) for k in range(min(pvlens[i] + 1, SEARCH_MAX_PV))]
@@ -966,6 +1008,7 @@ def chance_distribution(Rules rules, dict fields, int samples=1, seed=0):
         pool[npool] = gs_lowest(unseen)
         npool += 1
         unseen &= unseen - 1
+    _check_hidden(&base, need, npool, seat)
     probs = {}
     if base.stock_len == 0:
         return probs
