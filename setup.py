@@ -3,7 +3,7 @@ from Cython.Build import cythonize
 import numpy
 from setuptools import Extension, setup
 
-MODULES = ["cards", "rules", "scoring", "movegen", "search"]
+MODULES = ["cards", "rules", "scoring", "movegen", "search", "gameloop"]
 
 extensions = [
     Extension(
