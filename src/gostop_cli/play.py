@@ -24,6 +24,7 @@ from gostop_core import (
 from gostop_core.bots import Bot, capture_timing, make_bot, visible_capture
 from gostop_core.cards import card_kind, card_month
 from gostop_core.lockstep import Lockstep
+from gostop_core.match import MAX_STAKE_DOUBLINGS
 from gostop_core.scoring import score as score_pile
 
 KIND_STYLE = {"B": "bold yellow", "A": "green", "R": "red", "J": "", "D": "cyan", "X": "magenta"}
@@ -95,6 +96,8 @@ def signed(n: int) -> str:
 def stake_text(doublings: int) -> str:
     if not doublings:
         return ""
+    if doublings >= MAX_STAKE_DOUBLINGS:
+        return f"stakes x{2 ** doublings} (the cap: {doublings} or more nagaris before)"
     return f"stakes x{2 ** doublings} ({doublings} nagari{'s' if doublings > 1 else ''} before)"
 
 
@@ -946,7 +949,8 @@ def quiet_line(rec_index: int, game: Game, outcome: Outcome, names: list[str],
         result = ("nagari (nobody stopped)" if outcome.reason == "draw"
                   else f"no winner ({outcome.reason})")
         if outcome.reason == "draw" and game.rules.nagari_doubling:
-            result += ", the next payment doubles"
+            result += (", the next payment doubles" if game.stake_doublings < MAX_STAKE_DOUBLINGS
+                       else f", the stake stays at its cap, x{2 ** MAX_STAKE_DOUBLINGS}")
     else:
         how = {"stop": "Stop", "last_turn_stop": "automatic Stop on the last turn",
                "chongtong": "chongtong", "three_ppeok": "third ppeok"}.get(

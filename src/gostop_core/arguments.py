@@ -21,7 +21,7 @@ def whole_number(value: object, name: str) -> int:
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise ArgumentTypeError(
             f"{name} must be a whole number (int), got {type(value).__name__} {value!r}")
-    return operator.index(value)  # type: ignore[call-overload]
+    return operator.index(value)  # type: ignore[arg-type]
 
 
 def seat_number(value: object, players: int, name: str = "seat") -> int:
