@@ -7,6 +7,7 @@ come from a table of :class:`~gostop_core.moves.Move` objects made once per code
 and the events of a push stay packed C structs until someone reads them (see
 docs/performance.md, "The Game loop").
 """
+cimport cython
 from libc.stdint cimport uint16_t
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 
@@ -41,6 +42,7 @@ def move_of_code(int code):
     return _move(<uint16_t>code)
 
 
+@cython.no_gc  # holds only a CoreState: no reference cycle can pass through it
 cdef class LegalMoves:
     """A lazy, live view of the legal moves of a game: iterate, ``len()``,
     ``count()``, ``in``.  It follows the game: after a push or a pop it shows
@@ -80,6 +82,7 @@ cdef class LegalMoves:
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
 
+@cython.no_gc  # holds bytes or lists of plain tuples: no cycle, so no GC tracking
 cdef class Events:
     """The events of one push, made into :class:`~gostop_core.game.Event` objects
     only when read (a loop or a search that pushes and pops never pays for them).

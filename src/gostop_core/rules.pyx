@@ -219,6 +219,10 @@ cdef class Rules:
 
     def check_players(self, nplayers):
         """Raise :class:`RulesError` unless ``nplayers`` may play under these rules."""
+        if type(nplayers) is int and (  # the fast path of every deal: no tuple built
+                (nplayers == 2 and self.c.allow_2p) or (nplayers == 3 and self.c.allow_3p)
+                or (nplayers == 4 and self.c.allow_4p)):
+            return
         allowed = self.allowed_players()
         if nplayers not in allowed:
             raise RulesError(
