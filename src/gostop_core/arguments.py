@@ -13,14 +13,14 @@ from gostop_core.errors import ArgumentTypeError, RulesTypeError
 from gostop_core.rules import PRESETS, Rules
 
 
-def whole_number(value: object, name: str) -> int:
+def whole_number(value: object, name: str,
+                 error: type[ArgumentTypeError] = ArgumentTypeError) -> int:
     """``value`` as an ``int``: an ``int`` or anything with ``__index__`` (a numpy
-    integer), but not a ``bool``, a float or a string."""
+    integer), but not a ``bool``, a float or a string (``error`` otherwise)."""
     if type(value) is int:
         return value
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise ArgumentTypeError(
-            f"{name} must be a whole number (int), got {type(value).__name__} {value!r}")
+        raise error(f"{name} must be a whole number (int), got {type(value).__name__} {value!r}")
     return operator.index(value)  # type: ignore[arg-type]
 
 

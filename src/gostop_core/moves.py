@@ -24,8 +24,7 @@ Forced steps (the flip itself, steals, forced flip-only turns) are not moves.
 
 from __future__ import annotations
 
-import operator
-
+from gostop_core.arguments import whole_number
 from gostop_core.cards import CARD_CODES, card_index
 from gostop_core.errors import CardCodeError, MoveParseError, MoveTypeError
 from gostop_core.movegen import (
@@ -60,7 +59,7 @@ class Move:
         t = NO_CARD if target is None else card_index(target)
         if k in _MONTH_KINDS:
             if month is not None:
-                month = _whole(month, f"a {kind}'s month (1-12)")
+                month = whole_number(month, f"a {kind}'s month (1-12)", MoveTypeError)
             if month is None or not 1 <= month <= 12:
                 raise MoveParseError(f"a {kind} needs a month 1-12")
             c = month
@@ -73,7 +72,7 @@ class Move:
     def from_code(cls, code: int) -> "Move":
         """The move of a move code; a code that is no move at all (an unknown kind,
         a card index outside the pack) raises :class:`MoveParseError`."""
-        code = _whole(code, "a move code")
+        code = whole_number(code, "a move code", MoveTypeError)
         if not 0 <= code <= 0xFFFF:
             raise MoveParseError(f"move code {code} out of range")
         k, c, t = move_parts(code)
@@ -170,15 +169,6 @@ class Move:
 
     def __reduce__(self):
         return (Move.from_code, (self.code,))
-
-
-def _whole(value, what: str) -> int:
-    """``value`` as an int (an int or a numpy integer, never a bool or a float)."""
-    if type(value) is int:
-        return value
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise MoveTypeError(f"{what} must be an int, got {type(value).__name__} {value!r}")
-    return operator.index(value)
 
 
 def _card(text: str, whole: str) -> str:
