@@ -8,9 +8,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gostop_core.arguments import rules_of, seat_number, whole_number
 from gostop_core.cards import CARD_CODES, CardSet, card_month
 from gostop_core.errors import (
-    ArgumentTypeError, EmptyHistoryError, GameOverError, IllegalMoveError, PositionError,
+    ArgumentTypeError, EmptyHistoryError, PositionError,
 )
 from gostop_core.gameloop import (
     Events, LegalMoves, game_is_over, game_legal_moves, game_push, move_of_code,
@@ -18,8 +19,7 @@ from gostop_core.gameloop import (
 from gostop_core.movegen import (
     CHIP_REASON_NAMES, EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
 )
-from gostop_core.moves import Move, coerce_move
-from gostop_core.arguments import rules_of, seat_number, whole_number
+from gostop_core.moves import Move
 from gostop_core.notation import format_position, format_view, parse_position
 from gostop_core.rules import Rules
 from gostop_core.scoring import Score, score as score_pile
@@ -271,7 +271,8 @@ class Game:
     # ---------------------------------------------------------------- moves
     # The hot methods are Cython functions (gameloop.pyx) bound here as methods:
     # a Python method around each would cost a frame per decision.
-    legal_moves = property(game_legal_moves, doc="The legal moves: a lazy, live :class:`LegalMoves` view.")
+    legal_moves = property(game_legal_moves,
+                           doc="The legal moves: a lazy, live :class:`LegalMoves` view.")
     push = game_push
     is_over = game_is_over
 
