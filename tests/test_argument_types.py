@@ -112,3 +112,20 @@ def test_integers_of_other_kinds_are_whole_numbers():
 def test_booleans_stay_valid_for_rules_toggles():
     # rules fields are 0/1 toggles or numbers; True/False are the toggles' values
     assert Rules("casual", bomb=True).bomb == 1
+
+
+def test_views_made_without_a_game_fail_cleanly():
+    # the Cython classes read C memory: one made by __new__ alone must not crash
+    from gostop_core.gameloop import Events, LegalMoves
+    lm = LegalMoves.__new__(LegalMoves)
+    for call in (lambda: list(lm), lambda: len(lm), lambda: "go" in lm, lambda: bool(lm)):
+        with pytest.raises(ValueError, match="no game"):
+            call()
+    with pytest.raises(TypeError):
+        LegalMoves(object())
+    empty = Events.__new__(Events)
+    assert len(empty) == 0 and list(empty) == [] and empty == []
+    with pytest.raises(ValueError, match="wrong size"):
+        Events(b"123", 0)
+    with pytest.raises(TypeError):
+        Events("not events", 0)

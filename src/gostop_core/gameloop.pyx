@@ -51,27 +51,34 @@ cdef class LegalMoves:
     cdef CoreState _core
 
     def __init__(self, game):
-        self._core = game._core
+        self._core = <CoreState?>game._core
+
+    cdef inline int _generate(self, uint16_t* moves) except -1:
+        if self._core is None:  # made with LegalMoves.__new__: no game to read
+            raise ValueError("this LegalMoves belongs to no game")
+        return generate_moves(&self._core.s, &self._core.rules.c, moves)
 
     def __iter__(self):
         cdef uint16_t moves[MAX_MOVES]
-        cdef int n = generate_moves(&self._core.s, &self._core.rules.c, moves), i
+        cdef int n = self._generate(moves), i
         return iter([_move(moves[i]) for i in range(n)])
 
     def __len__(self):
         cdef uint16_t moves[MAX_MOVES]
-        return generate_moves(&self._core.s, &self._core.rules.c, moves)
+        return self._generate(moves)
 
     def count(self):
         """The number of legal moves."""
         cdef uint16_t moves[MAX_MOVES]
-        return generate_moves(&self._core.s, &self._core.rules.c, moves)
+        return self._generate(moves)
 
     def __bool__(self):
         cdef uint16_t moves[MAX_MOVES]
-        return generate_moves(&self._core.s, &self._core.rules.c, moves) > 0
+        return self._generate(moves) > 0
 
     def __contains__(self, move):
+        cdef uint16_t moves[MAX_MOVES]
+        self._generate(moves)
         try:
             m = coerce_move(move)
         except IllegalMoveError:
@@ -97,7 +104,10 @@ cdef class Events:
     cdef list _items
 
     def __init__(self, raw, int turn):
-        if not isinstance(raw, (bytes, list)):
+        if type(raw) is bytes:
+            if len(raw) % sizeof(EventC):
+                raise ValueError("packed events of the wrong size")
+        elif not isinstance(raw, list):
             raise TypeError("Events takes a list of event tuples")
         self._raw = raw
         self._turn = turn
@@ -106,8 +116,8 @@ cdef class Events:
     cdef list _tuples(self):
         cdef const EventC* ev
         cdef Py_ssize_t i, n
-        if isinstance(self._raw, list):
-            return self._raw
+        if type(self._raw) is not bytes:  # a list, or None after Events.__new__
+            return [] if self._raw is None else self._raw
         ev = <const EventC*>PyBytes_AS_STRING(self._raw)
         n = PyBytes_GET_SIZE(self._raw) // sizeof(EventC)
         return [(ev[i].kind, ev[i].player, ev[i].card, ev[i].other, ev[i].cards)
@@ -140,9 +150,9 @@ cdef class Events:
         return self._convert()[index]
 
     def __len__(self):
-        if isinstance(self._raw, list):
-            return len(<list>self._raw)
-        return PyBytes_GET_SIZE(self._raw) // sizeof(EventC)
+        if type(self._raw) is bytes:
+            return PyBytes_GET_SIZE(self._raw) // sizeof(EventC)
+        return len(self._tuples())
 
     def __iter__(self):
         return iter(self._convert())
