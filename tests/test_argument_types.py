@@ -121,8 +121,8 @@ def test_views_made_without_a_game_fail_cleanly():
     for call in (lambda: list(lm), lambda: len(lm), lambda: "go" in lm, lambda: bool(lm)):
         with pytest.raises(ValueError, match="no game"):
             call()
-    with pytest.raises(TypeError):
-        LegalMoves(object())
+    with pytest.raises(AttributeError):
+        LegalMoves(object())  # no game: no state to read
     empty = Events.__new__(Events)
     assert len(empty) == 0 and list(empty) == [] and empty == []
     with pytest.raises(ValueError, match="wrong size"):
