@@ -223,6 +223,11 @@ def _flag(value: object, name: str) -> bool:
 class Game:
     """One hand of Go-Stop.
 
+    Games copy (:meth:`copy`, ``copy.copy``, ``copy.deepcopy``: an independent
+    state) and pickle (as position strings and moves; :meth:`pop` works after
+    loading).  Arguments of the wrong type raise
+    :class:`~gostop_core.errors.ArgumentTypeError`.
+
     >>> g = Game(rules="casual", players=2, seed=1)
     >>> m = next(iter(g.legal_moves)); _ = g.push(m); _ = g.pop()
     """
