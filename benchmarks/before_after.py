@@ -10,11 +10,15 @@ build on PYTHONPATH in turn, a few times, alternating, and keep the best of each
 
 It uses only the API both builds have (no gostop_core.bench), so an old commit
 can be measured.  Prints one JSON line: playouts games/s, perft 6 nodes/s with
-and without bulk counting (seeds 1-4, 2-player casual) and API moves/s.
+and without bulk counting (seeds 1-4, 2-player casual), API moves/s and the
+Game loop's games/s (random 2-player casual games through the public API,
+dealing included).  ``python benchmarks/before_after.py loop`` times the Game
+loop alone.
 """
 
 import json
 import random
+import sys
 import time
 
 from gostop_core import Game
@@ -61,6 +65,19 @@ def api():
     return n
 
 
+def game_loop(games=2000):
+    rnd = random.Random(1)
+    for s in range(games):
+        g = Game(rules="casual", players=2, seed=s)
+        while not g.is_over():
+            g.push(rnd.choice(list(g.legal_moves)))
+    return games
+
+
 if __name__ == "__main__":
-    print(json.dumps({"playouts": best(playouts, 5), "bulk": best(lambda: perft(True), 5),
-                      "nobulk": best(lambda: perft(False), 3), "api": best(api, 5)}))
+    if sys.argv[1:] == ["loop"]:
+        print(json.dumps({"loop": best(game_loop, 5)}))
+    else:
+        print(json.dumps({"playouts": best(playouts, 5), "bulk": best(lambda: perft(True), 5),
+                          "nobulk": best(lambda: perft(False), 3), "api": best(api, 5),
+                          "loop": best(game_loop, 5)}))

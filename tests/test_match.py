@@ -14,7 +14,7 @@ import random
 import pytest
 
 from conftest import check_seed_quotes, seed_text
-from gostop_core import Game
+from gostop_core import Game, Rules
 from gostop_core.errors import GoStopError, RulesError
 from gostop_core.match import Match, hand_seed
 
@@ -246,3 +246,68 @@ def test_new_hand_needs_the_current_one_finished():
     nxt = m.new_hand()          # books the finished hand first
     assert len(m.hands) == 1 and nxt is not g
     assert m.hands[0].outcome == g.outcome()
+
+
+def test_the_nagari_stake_stops_doubling_at_its_cap():
+    """Seed 001: "If the previous deal ended with no winner (nagari) the payment is
+    doubled." and Seed 002: "when the game ends, the loser owes the winner double
+    money." The seeds do not say where a run of drawn hands stops doubling; the
+    match caps it at MAX_STAKE_DOUBLINGS doublings (docs/rules.md), so any run of
+    drawn hands plays on (it used to stop the match after 20)."""
+    from gostop_core.bots import make_bot
+    from gostop_core.match import MAX_STAKE_DOUBLINGS, play_with_bots
+
+    # threshold 10 with three players: most hands are drawn (the CLI's reproducer:
+    # gostop play --auto --quiet --rules traditional --players 3 --set threshold_3p=10)
+    m = Match(Rules("traditional", threshold_3p=10), 3, seed=1)
+    play_with_bots(m, [make_bot("greedy") for _ in range(3)], 30)
+    streak, capped_wins, longest = 0, 0, 0
+    for rec in m.hands:
+        assert rec.stake_doublings == min(streak, MAX_STAKE_DOUBLINGS)
+        if rec.outcome.reason == "draw":
+            streak += 1
+            longest = max(longest, streak)
+            continue
+        if rec.stake_doublings == MAX_STAKE_DOUBLINGS and rec.outcome.settlement:
+            # the same hand without the stake: every payment is 2^cap smaller
+            g = Game(m.rules, 3, rec.seed, rec.dealer, 0)
+            for text in rec.moves:
+                g.push(text)
+            plain = g.outcome().settlement["pay"]
+            assert rec.outcome.settlement["pay"] == [p * 2 ** MAX_STAKE_DOUBLINGS for p in plain]
+            capped_wins += 1
+        streak = 0
+    assert longest > MAX_STAKE_DOUBLINGS + 5 and capped_wins >= 1
+    assert sum(m.ledger) == 0
+
+
+def test_a_long_run_of_drawn_hands_never_stops_the_match():
+    """Seed 001: "This is called nagari, and there is no payment for this deal. The
+    cards are shuffled and the same player deals again." A match where nobody can
+    reach the threshold draws every hand and goes on past any cap."""
+    from gostop_core.match import MAX_STAKE_DOUBLINGS
+
+    m = Match(Rules("standard", threshold_2p=100), 2, seed=4)
+    m.play(MAX_STAKE_DOUBLINGS + 15, lambda g: next(iter(g.legal_moves)))
+    draws = [r for r in m.hands if r.outcome.reason == "draw"]
+    assert len(draws) >= MAX_STAKE_DOUBLINGS + 10
+    assert max(r.stake_doublings for r in m.hands) == MAX_STAKE_DOUBLINGS
+    assert m.nagari_streak >= 1 and m.stake_doublings == min(m.nagari_streak, MAX_STAKE_DOUBLINGS)
+
+
+def test_gostop_play_survives_thirty_hands_of_mostly_drawn_hands():
+    """Seed 001: "If the previous deal ended with no winner (nagari) the payment is
+    doubled." Through the CLI: thirty hands where most are drawn play to the end
+    and say when the stake has reached its cap."""
+    from click.testing import CliRunner
+
+    from gostop_cli.main import cli
+    from gostop_core.match import MAX_STAKE_DOUBLINGS
+
+    result = CliRunner().invoke(cli, ["play", "--auto", "--quiet", "--rules", "traditional",
+                                      "--players", "3", "--set", "threshold_3p=10",
+                                      "--hands", "30", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "hand 30 " in result.output and "final ledger" in result.output
+    assert f"the stake stays at its cap, x{2 ** MAX_STAKE_DOUBLINGS}" in result.output
+    assert f"stakes x{2 ** (MAX_STAKE_DOUBLINGS + 1)}" not in result.output

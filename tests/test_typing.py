@@ -11,7 +11,7 @@ pytest.importorskip("mypy")
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen",
-            "gostop_core.core"]
+            "gostop_core.core", "gostop_core.gameloop"]
 
 
 def test_stubs_match_compiled_modules():
@@ -39,5 +39,5 @@ def test_typing_markers_shipped():
     import gostop_core
     package = Path(gostop_core.__file__).parent
     assert (package / "py.typed").exists()
-    for name in ("cards", "rules", "scoring", "movegen"):
+    for name in ("cards", "rules", "scoring", "movegen", "gameloop"):
         assert (package / f"{name}.pyi").exists(), name

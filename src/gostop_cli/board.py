@@ -27,6 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gostop_core import Game, Match, Outcome, PlayerView, Rules
+from gostop_core.match import MAX_STAKE_DOUBLINGS
 from gostop_core.notation import rules_to_token
 from gostop_core.cards import (
     KIND_NAMES, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, MASK_RAIN_BRIGHT,
@@ -154,6 +155,8 @@ def stake_text(doublings: int) -> str:
     """The nagari stake in words, ``""`` when there is none."""
     if not doublings:
         return ""
+    if doublings >= MAX_STAKE_DOUBLINGS:
+        return f"stakes x{2 ** doublings} (the cap: {doublings} or more nagaris before)"
     return f"stakes x{2 ** doublings} ({doublings} nagari{'s' if doublings > 1 else ''} before)"
 
 
@@ -583,7 +586,8 @@ def quiet_line(rec_index: int, game: Game, outcome: Outcome, names: list[str],
         result = ("nagari (nobody stopped)" if outcome.reason == "draw"
                   else f"no winner ({outcome.reason})")
         if outcome.reason == "draw" and game.rules.nagari_doubling:
-            result += ", the next payment doubles"
+            result += (", the next payment doubles" if game.stake_doublings < MAX_STAKE_DOUBLINGS
+                       else f", the stake stays at its cap, x{2 ** MAX_STAKE_DOUBLINGS}")
     else:
         how = {"stop": "Stop", "last_turn_stop": "automatic Stop on the last turn",
                "chongtong": "chongtong", "three_ppeok": "third ppeok"}.get(

@@ -6,7 +6,7 @@ A :class:`CardSet` wraps such a mask with Python set operations.
 """
 from libc.stdint cimport uint64_t
 
-from gostop_core.errors import CardCodeError
+from gostop_core.errors import CardCodeError, CardTypeError
 
 # Codes in bit order.  Slot order inside a month follows the rules matrix.
 CARD_CODES = (
@@ -126,7 +126,7 @@ def card_index(code):
             return code
         raise CardCodeError(f"card index {code} out of range 0..49")
     if not isinstance(code, str):
-        raise CardCodeError(f"expected a card code string, got {type(code).__name__}")
+        raise CardTypeError(f"expected a card code string, got {type(code).__name__}")
     text = code.strip().upper()
     found = _CODE_TO_INDEX.get(text)
     if found is not None:
@@ -199,10 +199,13 @@ cpdef uint64_t parse_mask(object cards) except? 0:
         text = cards.replace(",", " ").strip()
         items = [] if text in ("", "-") else text.split()
     else:
+        if isinstance(cards, (bytes, bytearray, memoryview)):
+            # iterating bytes gives small ints, which would be taken for card indices
+            raise CardTypeError(f"expected card codes as a str, got {type(cards).__name__}")
         try:
             items = list(cards)
         except TypeError:
-            raise CardCodeError(f"expected card codes, got {type(cards).__name__}") from None
+            raise CardTypeError(f"expected card codes, got {type(cards).__name__}") from None
     for item in items:
         i = card_index(item)
         bit = GS_BIT(i)

@@ -46,3 +46,23 @@ class PositionError(GoStopError, ValueError):
 
 class MoveParseError(IllegalMoveError):
     """A move string that is not a move at all (``"play"``, ``"3B/"``, ``"bomb13"``)."""
+
+
+class ArgumentTypeError(GoStopError, TypeError):
+    """An argument of the wrong type at the public API: a float, a string or a
+    bool where a whole number is wanted (``Game(players=2.0)``, ``perft(1.5)``,
+    ``Match(seed="x")``), bytes where card codes are wanted, and so on.  Nothing
+    is changed.  The specific errors below are also instances of the older
+    error a caller may already catch."""
+
+
+class RulesTypeError(RulesError, ArgumentTypeError):
+    """A rules preset or field of the wrong type (``Rules(5)``, ``godori="5"``)."""
+
+
+class CardTypeError(CardCodeError, ArgumentTypeError):
+    """Something that is no card code or card collection (``score(b"1")``, ``1.5``)."""
+
+
+class MoveTypeError(MoveParseError, ArgumentTypeError):
+    """Something that is no move, move string or move code (``push(None)``, ``1.5``)."""

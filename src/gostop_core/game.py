@@ -3,20 +3,23 @@ lazy ``legal_moves``, ``outcome()``, per-turn event logs and player views."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
-from collections.abc import Sequence
-from typing import Iterator, NamedTuple
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
+from gostop_core.arguments import rules_of, seat_number, whole_number
 from gostop_core.cards import CARD_CODES, CardSet, card_month
 from gostop_core.errors import (
-    EmptyHistoryError, GameOverError, IllegalMoveError, PositionError,
+    ArgumentTypeError, EmptyHistoryError, PositionError,
+)
+from gostop_core.gameloop import (
+    Events, LegalMoves, game_is_over, game_legal_moves, game_push, move_of_code,
 )
 from gostop_core.movegen import (
     CHIP_REASON_NAMES, EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
 )
-from gostop_core.moves import Move, coerce_move
+from gostop_core.moves import Move
 from gostop_core.notation import format_position, format_view, parse_position
 from gostop_core.rules import Rules
 from gostop_core.scoring import Score, score as score_pile
@@ -194,93 +197,6 @@ _SETTLE_WORDS = {
 }
 
 
-class _MoveCache(dict):
-    """Move objects by code, made once: moves are immutable, and the core only
-    generates valid codes, so the legal-move iterator needs no checks per move."""
-
-    def __missing__(self, code: int) -> Move:
-        m = self[code] = Move.from_code(code)
-        return m
-
-
-_MOVES = _MoveCache()
-
-
-class LegalMoves:
-    """A lazy view of the legal moves of a game: iterate, ``count()``, ``in``."""
-
-    def __init__(self, game: "Game"):
-        self._game = game
-
-    def __iter__(self) -> Iterator[Move]:
-        return map(_MOVES.__getitem__, self._game._core.legal_moves())
-
-    def __len__(self) -> int:
-        return self._game._core.count_moves()
-
-    def count(self) -> int:
-        return self._game._core.count_moves()
-
-    def __bool__(self) -> bool:
-        return self._game._core.count_moves() > 0
-
-    def __contains__(self, move) -> bool:
-        try:
-            m = coerce_move(move)
-        except IllegalMoveError:
-            return False
-        return self._game._core.is_legal(m.code)
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
-
-
-class Events(Sequence):
-    """The events of one push, made into :class:`Event` objects only when read
-    (a search that pushes and pops never pays for them)."""
-
-    __slots__ = ("_raw", "_turn", "_items")
-
-    def __init__(self, raw: list[tuple], turn: int):
-        self._raw = raw
-        self._turn = turn
-        self._items: list[Event] | None = None
-
-    def _convert(self) -> list[Event]:
-        if self._items is None:
-            turn = self._turn
-            items: list[Event] = []
-            for raw in self._raw:
-                ev = _event(raw, turn)
-                if ev.kind == "draw" and items and items[-1].kind == "turn_end":
-                    # the drawn hand ends with the last turn: no turn of its own
-                    ev = _event(raw, items[-1].turn)
-                items.append(ev)
-                if ev.kind == "turn_end":
-                    turn += 1
-            self._items = items
-        return self._items
-
-    def __getitem__(self, index):
-        return self._convert()[index]
-
-    def __len__(self) -> int:
-        return len(self._raw)
-
-    def __iter__(self) -> Iterator[Event]:
-        return iter(self._convert())
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, Events):
-            return self._convert() == other._convert()
-        if isinstance(other, (list, tuple)):
-            return self._convert() == list(other)
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(self._convert())
-
-
 def _event(t: tuple, turn: int) -> Event:
     kind, player, card, other, cards = t
     name = EVENT_NAMES[kind]
@@ -298,8 +214,19 @@ def _event(t: tuple, turn: int) -> Event:
 _MONTH_EVENTS = ("bomb", "shake", "ppeok", "ttadak", "jjok", "stack", "chongtong")
 
 
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, (bool, int)):
+        raise ArgumentTypeError(f"{name} must be a bool, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
 class Game:
     """One hand of Go-Stop.
+
+    Games copy (:meth:`copy`, ``copy.copy``, ``copy.deepcopy``: an independent
+    state) and pickle (as position strings and moves; :meth:`pop` works after
+    loading).  Arguments of the wrong type raise
+    :class:`~gostop_core.errors.ArgumentTypeError`.
 
     >>> g = Game(rules="casual", players=2, seed=1)
     >>> m = next(iter(g.legal_moves)); _ = g.push(m); _ = g.pop()
@@ -307,11 +234,19 @@ class Game:
 
     def __init__(self, rules: Rules | str = "casual", players: int = 2, seed: int = 0,
                  dealer: int = 0, stake_doublings: int = 0):
-        rules = rules if isinstance(rules, Rules) else Rules(rules)
+        if type(players) is not int:
+            players = whole_number(players, "players")
+        if type(seed) is not int:
+            seed = whole_number(seed, "seed")
+        if type(dealer) is not int:
+            dealer = whole_number(dealer, "dealer")
+        if type(stake_doublings) is not int:
+            stake_doublings = whole_number(stake_doublings, "stake_doublings")
+        rules = rules if type(rules) is Rules else rules_of(rules)
         self._core, deal_events = CoreState.deal(rules, players, seed, dealer, stake_doublings)
         self.seed: int | None = seed
         self._start = self._core.snapshot()
-        self._deal_events = [_event(e, 0) for e in deal_events]
+        self._deal_events = Events(deal_events, 0)
         self._stack: list[tuple[Move, bytes, Events]] = []
 
     @classmethod
@@ -349,33 +284,20 @@ class Game:
         g._core = core
         g.seed = None
         g._start = core.snapshot()
-        g._deal_events = []
+        g._deal_events = Events([], 0)
         g._stack = []
         return g
 
     # ---------------------------------------------------------------- moves
-    @property
-    def legal_moves(self) -> LegalMoves:
-        return LegalMoves(self)
+    # The hot methods are Cython functions (gameloop.pyx) bound here as methods:
+    # a Python method around each would cost a frame per decision.
+    legal_moves = property(game_legal_moves,
+                           doc="The legal moves: a lazy, live :class:`LegalMoves` view.")
+    push = game_push
+    is_over = game_is_over
 
     def is_legal(self, move) -> bool:
         return move in self.legal_moves
-
-    def push(self, move) -> "Events":
-        """Make a move (a :class:`Move`, a move string or code) and run every forced
-        step up to the next decision.  Returns the events it caused.  An illegal
-        move raises :class:`IllegalMoveError` and changes nothing."""
-        m = move if type(move) is Move else coerce_move(move)
-        try:
-            # one core call: the checks, the snapshot, the turn count and the move
-            before, turn, raw = self._core.push(m.code)
-        except GameOverError:
-            raise GameOverError(f"the hand is over; {m} cannot be played") from None
-        except IllegalMoveError:
-            raise IllegalMoveError(self._illegal_reason(m)) from None
-        events = Events(raw, turn)
-        self._stack.append((m, before, events))
-        return events
 
     def push_str(self, text: str) -> Move:
         m = Move.from_str(text)
@@ -472,11 +394,14 @@ class Game:
     def field(self) -> CardSet:
         return CardSet(self._core.field)
 
+    def _seat(self, player: object) -> int:
+        return seat_number(player, self._core.nplayers, "player")
+
     def hand(self, player: int) -> CardSet:
-        return CardSet(self._core.hand(player))
+        return CardSet(self._core.hand(self._seat(player)))
 
     def captured(self, player: int) -> CardSet:
-        return CardSet(self._core.captured(player))
+        return CardSet(self._core.captured(self._seat(player)))
 
     def stock(self) -> list[str]:
         """The stock, top card first (hidden information: for analysis only)."""
@@ -487,21 +412,18 @@ class Game:
         return len(self._core.stock())
 
     def go_count(self, player: int) -> int:
-        return self._core.go_count(player)
+        return self._core.go_count(self._seat(player))
 
     def flip_only_turns(self, player: int) -> int:
         """Forced flip-only turns the player still owes (after a bomb)."""
-        return self._core.flip_only(player)
+        return self._core.flip_only(self._seat(player))
 
     def score(self, player: int) -> Score:
         """The score of the player's captured pile, with its breakdown."""
-        return score_pile(self.captured(player), self.rules)
+        return score_pile(self.captured(self._seat(player)), self.rules)
 
     def threshold(self) -> int:
         return self.rules.threshold(self.players)
-
-    def is_over(self) -> bool:
-        return self._core.phase == OVER
 
     def outcome(self) -> Outcome | None:
         """``None`` while the hand is on."""
@@ -523,11 +445,12 @@ class Game:
 
     def perft(self, depth: int, bulk: bool = True) -> int:
         """Leaves at exactly ``depth`` decisions from here (see docs/perft.md)."""
-        return self._core.perft(depth, bulk)
+        return self._core.perft(whole_number(depth, "depth"), _flag(bulk, "bulk"))
 
     def divide(self, depth: int, bulk: bool = True) -> dict[Move, int]:
         """Perft split by the first move."""
-        return {Move.from_code(code): n for code, n in self._core.divide(depth, bulk)}
+        return {move_of_code(code): n for code, n in
+                self._core.divide(whole_number(depth, "depth"), _flag(bulk, "bulk"))}
 
     def stop_value(self) -> dict | None:
         """In the Go/Stop phase: what a Stop now would bring the player to move
@@ -538,10 +461,10 @@ class Game:
 
     def chips(self, player: int) -> int:
         """Chips the player won (+) or paid (-) so far in this hand."""
-        return self._core.chips(player)
+        return self._core.chips(self._seat(player))
 
     def shaken_months(self, player: int) -> list[int]:
-        return self._core.shaken_months(player)
+        return self._core.shaken_months(self._seat(player))
 
     @property
     def sitter(self) -> int | None:
@@ -556,7 +479,7 @@ class Game:
     # ---------------------------------------------------------------- logs
     def events(self) -> list[Event]:
         """Every event since the deal, in order."""
-        out = list(self._deal_events)
+        out: list[Event] = list(self._deal_events)
         for _, _, evs in self._stack:
             out.extend(evs)
         return out
@@ -584,13 +507,38 @@ class Game:
 
     # ---------------------------------------------------------------- copies and notation
     def copy(self, stack: bool = True) -> "Game":
-        g = Game._from_core(self._core.copy())
+        """An independent copy: its own state, the same start and, unless
+        ``stack=False``, the same move stack (so :meth:`pop` works on it)."""
+        g = type(self)._from_core(self._core.copy())
         g.seed = self.seed
-        g._deal_events = list(self._deal_events)
+        g._deal_events = self._deal_events  # immutable: shared
         g._start = self._start
         if stack:
-            g._stack = list(self._stack)
+            g._stack = list(self._stack)  # entries are immutable: shared
         return g
+
+    def __copy__(self) -> "Game":
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        return self.copy()
+
+    def __reduce__(self):
+        """Pickles as position strings and moves, not as C memory: the state under
+        the move stack, the moves (replayed on loading, so :meth:`pop` works), the
+        start position, the seed and the deal's events.  Loading checks that the
+        replay reaches the pickled position."""
+        base = self._stack[0][1] if self._stack else self._core.snapshot()
+        state = {"format": 1, "base": self._position_of(base),
+                 "moves": [m.code for m, _, _ in self._stack],
+                 "position": self.position(), "start": self._position_of(self._start),
+                 "seed": self.seed, "deal_events": self._deal_events.raw()}
+        return (_unpickle_game, (type(self), state))
+
+    def _position_of(self, snapshot: bytes) -> str:
+        core = self._core.copy()
+        core.restore(snapshot)
+        return format_position(self.rules, core.to_fields())
 
     def position(self) -> str:
         """The full state as a position string (see docs/notation.md)."""
@@ -598,9 +546,7 @@ class Game:
 
     def view(self, player: int) -> "PlayerView":
         """What ``player`` may see."""
-        if not 0 <= player < self.players:
-            raise IndexError(f"no seat {player} in a {self.players}-player game")
-        return PlayerView(self, player)
+        return PlayerView(self, self._seat(player))
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Game):
@@ -622,6 +568,22 @@ class Game:
             lines.append(f"{mark}{p} hand: {self.hand(p)} | captured: {self.captured(p)} | "
                          f"score {self._core.score(p)} | go {self.go_count(p)}")
         return "\n".join(lines)
+
+
+def _unpickle_game(cls: type[Game], state: dict) -> Game:
+    """Rebuild a pickled :class:`Game` (see :meth:`Game.__reduce__`)."""
+    if state.get("format") != 1:
+        raise PositionError(f"unknown pickled game format {state.get('format')!r}")
+    g = cls.from_position(state["base"])
+    for code in state["moves"]:
+        g.push(code)
+    if g.position() != state["position"]:
+        raise PositionError("the pickled moves do not lead to the pickled position")
+    if state["start"] != state["base"]:  # else from_position already set it
+        g._start = cls.from_position(state["start"])._core.snapshot()
+    g.seed = state["seed"]
+    g._deal_events = Events(list(map(tuple, state["deal_events"])), 0)
+    return g
 
 
 # Layout of PlayerView.to_array(): card planes, then scalar features.

@@ -7,12 +7,19 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from gostop_core.cards import CARD_CODES
-from gostop_core.errors import GoStopError, RulesError
+from gostop_core.arguments import rules_of, whole_number
+from gostop_core.errors import ArgumentTypeError, GoStopError, RulesError
 from gostop_core.game import Game, Outcome
 from gostop_core.moves import Move
 from gostop_core.rules import Rules
 
 DEALER_FIXED, DEALER_DRAW_THEN_WINNER, DEALER_NIGHT_DAY = 0, 1, 2
+
+#: The most nagari doublings a hand's stake carries (x1024).  The rules say the
+#: next payment doubles after a drawn hand and that doubling is cumulative, but
+#: not where it ends; a match goes on doubling up to this cap, then the stake
+#: stays at x1024 however many hands in a row are drawn (see docs/rules.md).
+MAX_STAKE_DOUBLINGS = 10
 
 
 def hand_seed(match_seed: int, index: int) -> int:
@@ -53,13 +60,18 @@ class Match:
     (``dealer_rule``: fixed seat 0; a draw where the highest month deals, 001; the
     night/day draw of 003/004, earliest month at night, latest by day).  After a
     hand the winner deals; after a drawn hand (nagari) the same dealer deals again
-    and, where ``nagari_doubling`` is set, the next payment doubles (cumulatively).
-    ``ledger`` holds each seat's chips (casual: points won).
+    and, where ``nagari_doubling`` is set, the next payment doubles (cumulatively,
+    up to :data:`MAX_STAKE_DOUBLINGS` doublings).  ``ledger`` holds each seat's
+    chips (casual: points won).  ``seed`` is any whole number.
     """
 
     def __init__(self, rules: Rules | str = "casual", players: int = 2, seed: int = 0,
                  dealer: int | None = None, daytime: bool = False):
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.rules = rules_of(rules)
+        players = whole_number(players, "players")
+        seed = whole_number(seed, "seed")
+        if not isinstance(daytime, bool):
+            raise ArgumentTypeError(f"daytime must be a bool, got {type(daytime).__name__} {daytime!r}")
         self.rules.check_players(players)
         self.players = players
         self.seed = seed
@@ -69,6 +81,7 @@ class Match:
         self.nagari_streak = 0
         self.dealer_draw: list[str] = []
         if dealer is not None:
+            dealer = whole_number(dealer, "dealer")
             if not 0 <= dealer < players:
                 raise RulesError(f"dealer {dealer} is not a seat of a {players}-player game")
             self.dealer = dealer
@@ -90,7 +103,9 @@ class Match:
 
     @property
     def stake_doublings(self) -> int:
-        return self.nagari_streak if self.rules.nagari_doubling else 0
+        """Nagari doublings the next hand carries: the drawn hands in a row just
+        before it, at most :data:`MAX_STAKE_DOUBLINGS` (0 without ``nagari_doubling``)."""
+        return min(self.nagari_streak, MAX_STAKE_DOUBLINGS) if self.rules.nagari_doubling else 0
 
     def new_hand(self) -> Game:
         """Deal the next hand (the previous one must be finished and recorded)."""
@@ -128,7 +143,7 @@ class Match:
              on_hand_end: Callable[[HandRecord], None] | None = None) -> list[int]:
         """Play ``hands`` hands, asking ``choose(game)`` for every decision;
         returns the ledger."""
-        for _ in range(hands):
+        for _ in range(whole_number(hands, "hands")):
             game = self.new_hand()
             while not game.is_over():
                 game.push(choose(game))

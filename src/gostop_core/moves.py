@@ -24,8 +24,9 @@ Forced steps (the flip itself, steals, forced flip-only turns) are not moves.
 
 from __future__ import annotations
 
+from gostop_core.arguments import whole_number
 from gostop_core.cards import CARD_CODES, card_index
-from gostop_core.errors import CardCodeError, MoveParseError
+from gostop_core.errors import CardCodeError, MoveParseError, MoveTypeError
 from gostop_core.movegen import (
     KIND_ACCEPT, KIND_BOMB, KIND_BONUS, KIND_FLIP, KIND_FLIP_ONLY, KIND_GO, KIND_PLAY,
     KIND_REFUSE, KIND_SHAKE, KIND_SHOWDOWN, KIND_STOP, NO_CARD, encode_move, move_parts,
@@ -48,12 +49,17 @@ class Move:
 
     def __init__(self, kind: str, card: str | None = None, target: str | None = None,
                  month: int | None = None):
+        if not isinstance(kind, str):
+            raise MoveTypeError(f"a move kind is a string ({', '.join(_KIND_BY_NAME)}), "
+                                f"got {type(kind).__name__} {kind!r}")
         if kind not in _KIND_BY_NAME:
             raise MoveParseError(f"unknown move kind {kind!r}; one of {', '.join(_KIND_BY_NAME)}")
         k = _KIND_BY_NAME[kind]
         c = NO_CARD if card is None else card_index(card)
         t = NO_CARD if target is None else card_index(target)
         if k in _MONTH_KINDS:
+            if month is not None:
+                month = whole_number(month, f"a {kind}'s month (1-12)", MoveTypeError)
             if month is None or not 1 <= month <= 12:
                 raise MoveParseError(f"a {kind} needs a month 1-12")
             c = month
@@ -66,6 +72,7 @@ class Move:
     def from_code(cls, code: int) -> "Move":
         """The move of a move code; a code that is no move at all (an unknown kind,
         a card index outside the pack) raises :class:`MoveParseError`."""
+        code = whole_number(code, "a move code", MoveTypeError)
         if not 0 <= code <= 0xFFFF:
             raise MoveParseError(f"move code {code} out of range")
         k, c, t = move_parts(code)
@@ -81,7 +88,7 @@ class Move:
         """Parse ``3B``, ``3B/3R``, ``X2``, ``bomb9``, ``shake9``, ``flip/9R``,
         ``fliponly``, ``go`` or ``stop`` (case-insensitive)."""
         if not isinstance(text, str):
-            raise MoveParseError(f"expected a move string, got {type(text).__name__}")
+            raise MoveTypeError(f"expected a move string, got {type(text).__name__}")
         t = text.strip().lower()
         if not t:
             raise MoveParseError("empty move")
@@ -179,4 +186,4 @@ def coerce_move(move) -> Move:
         return Move.from_str(move)
     if isinstance(move, int) and not isinstance(move, bool):
         return Move.from_code(move)
-    raise MoveParseError(f"expected a Move or a move string, got {type(move).__name__}")
+    raise MoveTypeError(f"expected a Move, a move string or a move code, got {type(move).__name__}")

@@ -8,7 +8,7 @@ for every parameter of the rules matrix.  A preset is only a set of field values
 >>> Rules("casual", threshold_2p=5).threshold_2p
 5
 """
-from gostop_core.errors import RulesError, UnsupportedRuleError
+from gostop_core.errors import RulesError, RulesTypeError, UnsupportedRuleError
 
 # name: (lowest, highest, section, description).  Booleans are 0/1.
 FIELDS = {
@@ -169,6 +169,10 @@ cdef class Rules:
             values = (<Rules>preset).as_dict()
             name = (<Rules>preset).preset
         else:
+            if not isinstance(preset, str):
+                raise RulesTypeError(
+                    f"rules preset must be a preset name ({', '.join(PRESETS)}) or a Rules, "
+                    f"got {type(preset).__name__} {preset!r}")
             if preset not in PRESETS:
                 raise RulesError(
                     f"unknown rules preset {preset!r}; choose one of {', '.join(PRESETS)}")
@@ -216,6 +220,10 @@ cdef class Rules:
 
     def check_players(self, nplayers):
         """Raise :class:`RulesError` unless ``nplayers`` may play under these rules."""
+        if type(nplayers) is int and (  # the fast path of every deal: no tuple built
+                (nplayers == 2 and self.c.allow_2p) or (nplayers == 3 and self.c.allow_3p)
+                or (nplayers == 4 and self.c.allow_4p)):
+            return
         allowed = self.allowed_players()
         if nplayers not in allowed:
             raise RulesError(
@@ -225,6 +233,8 @@ cdef class Rules:
     def check_engine_support(self):
         """Raise :class:`UnsupportedRuleError` if a field has a value the turn flow
         does not implement yet (scoring supports every value)."""
+        if not _ENGINE_SUPPORTS:  # every value is implemented: no dict to build per deal
+            return
         values = self.as_dict()
         bad = [f"{k}={values[k]}" for k, ok in _ENGINE_SUPPORTS.items() if values[k] not in ok]
         if bad:
@@ -265,7 +275,7 @@ def _validate(dict values):
             value = int(value)
             values[key] = value
         if not isinstance(value, int):
-            raise RulesError(f"rules field {key} must be an integer, got {value!r}")
+            raise RulesTypeError(f"rules field {key} must be an integer, got {value!r}")
         if not lo <= value <= hi:
             raise RulesError(f"rules field {key}={value} is out of range {lo}..{hi}")
     # a capture never lowers a score: one more bright never pays less
