@@ -91,3 +91,34 @@ def test_arrays_have_documented_shapes():
     obs, rewards, terminated, mask = vg.step(vg.mask.argmax(1))
     assert rewards.shape == (5, 3) and rewards.dtype == np.float32
     assert terminated.shape == (5,) and obs is vg.obs and mask is vg.mask
+
+
+def test_random_actions_are_legal_and_cover_each_choice():
+    vg = VectorGame(8, seed=2)
+    rng = np.random.default_rng(0)
+    seen = [set() for _ in range(8)]
+    for _ in range(300):
+        a = actions.random_actions(vg.mask, rng)
+        assert vg.mask[np.arange(8), a].all()
+        for i in range(8):
+            seen[i].add(int(a[i]))
+    vg.reset(2)
+    first = [set(np.flatnonzero(m)) for m in vg.mask]
+    draws = [set() for _ in range(8)]
+    for _ in range(200):  # same mask every time: every legal action comes up
+        for i, x in enumerate(actions.random_actions(vg.mask, rng)):
+            draws[i].add(int(x))
+    assert draws == first
+    with pytest.raises(ValueError):
+        actions.random_actions(np.zeros((2, actions.NUM_ACTIONS), dtype=bool), rng)
+
+
+def test_gostop_bench_reports_the_vector_figures():
+    import json
+    from click.testing import CliRunner
+    from gostop_cli.main import cli
+    result = CliRunner().invoke(cli, ["bench", "--seconds", "0.2", "--json"],
+                                catch_exceptions=False)
+    fig = json.loads(result.output[result.output.index("{"):])
+    assert fig["vector_decisions_per_s"] > 0 and fig["game_loop_decisions_per_s"] > 0
+    assert fig["targets"]["vector_decisions_per_s"] == 3_000_000

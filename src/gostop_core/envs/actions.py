@@ -165,7 +165,22 @@ def action_to_move(game, action: int) -> Move | None:
     return legal_actions(game).get(int(action))
 
 
-__all__ = ["NUM_ACTIONS", "check_rules", "HAND_SLOTS", "CHOICES", "ACTION_NAMES", "action_name",
+def random_actions(mask, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``mask`` (shape
+    ``(num_games, NUM_ACTIONS)``, every row with a legal action), drawn with
+    numpy alone: a batch's random policy, e.g. for :class:`VectorGame`."""
+    m = np.asarray(mask)
+    n, k = m.shape
+    counts = np.count_nonzero(m, axis=1)
+    if not counts.all():
+        raise ValueError("a row of the mask has no legal action")
+    idx = np.flatnonzero(m)
+    starts = np.cumsum(counts) - counts
+    pick = starts + (rng.random(n) * counts).astype(np.int64)
+    return idx[pick] - np.arange(n, dtype=np.int64) * k
+
+
+__all__ = ["NUM_ACTIONS", "check_rules", "random_actions", "HAND_SLOTS", "CHOICES", "ACTION_NAMES", "action_name",
            "move_to_action", "action_to_move", "legal_actions", "action_mask",
            "PLAY", "FLIP", "BONUS", "BOMB", "SHAKE", "GO", "STOP", "FLIP_ONLY",
            "SHOWDOWN", "ACCEPT", "REFUSE"]

@@ -13,7 +13,7 @@ sequences through both this class and :class:`gostop_core.Game`.
 """
 from libc.stdint cimport uint64_t, uint16_t, uint8_t, int8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 cimport numpy as cnp
 import numpy as np
@@ -96,10 +96,29 @@ cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
     return n
 
 
-cdef inline void set_plane(uint8_t* plane, uint64_t cards) noexcept nogil:
-    while cards:
-        plane[gs_lowest(cards)] = 1
-        cards &= cards - 1
+# EXPAND[b]: the 8 bytes whose byte i is bit i of b, so one table load and one
+# 8-byte store write 8 entries of a card plane (filled at import, byte order free).
+cdef uint64_t EXPAND[256]
+
+
+cdef void _fill_expand():
+    cdef uint8_t bytes8[8]
+    cdef int b, i
+    for b in range(256):
+        for i in range(8):
+            bytes8[i] = (b >> i) & 1
+        memcpy(&EXPAND[b], bytes8, 8)
+
+
+_fill_expand()
+
+
+cdef inline void put_plane(uint8_t* plane, uint64_t cards) noexcept nogil:
+    """Write the 50 entries of one card plane: 1 where the card is in ``cards``."""
+    cdef int j
+    for j in range(6):
+        memcpy(plane + 8 * j, &EXPAND[(cards >> (8 * j)) & 0xFF], 8)
+    memcpy(plane + 48, &EXPAND[(cards >> 48) & 3], 2)
 
 
 cdef void write_observation(const GameStateC* s, const RulesC* r, int seat,
@@ -108,25 +127,31 @@ cdef void write_observation(const GameStateC* s, const RulesC* r, int seat,
     cdef int n = s.nplayers, k, q
     cdef uint64_t visible = s.field | s.hand[seat]
     cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
-    memset(out, 0, OBS_SIZE)
-    set_plane(out, s.hand[seat])
-    set_plane(out + 50, s.field)
+    cdef uint8_t* scalars = out + PLANE_SCALARS
+    memset(scalars, 0, OBS_SIZE - PLANE_SCALARS)
+    put_plane(out, s.hand[seat])
+    put_plane(out + 50, s.field)
     if s.flip_card != GS_NO_CARD:
-        out[100 + s.flip_card] = 1
+        put_plane(out + 100, GS_BIT(s.flip_card))
         visible |= GS_BIT(s.flip_card)
-    for q in range(n):
-        visible |= s.captured[q]
-    for k in range(n if n < 4 else 4):
-        q = (seat + k) % n
-        set_plane(out + 150 + 50 * k, s.captured[q])
-        out[PLANE_SCALARS + k] = gs_popcount(s.hand[q])
-        out[PLANE_SCALARS + 4 + k] = s.go_count[q]
-        out[PLANE_SCALARS + 8 + k] = s.flip_only[q]
-    set_plane(out + 350, pack & ~visible)
-    out[PLANE_SCALARS + 12] = s.stock_len - s.stock_pos
-    out[PLANE_SCALARS + 13] = 1 if s.to_move == seat else 0
-    out[PLANE_SCALARS + 14] = 1 if s.dealer == seat else 0
-    out[PLANE_SCALARS + 15 + s.phase] = 1
+    else:
+        put_plane(out + 100, 0)
+    q = seat
+    for k in range(4):
+        if k < n:
+            visible |= s.captured[q]
+            put_plane(out + 150 + 50 * k, s.captured[q])
+            scalars[k] = gs_popcount(s.hand[q])
+            scalars[4 + k] = s.go_count[q]
+            scalars[8 + k] = s.flip_only[q]
+            q = q + 1 if q + 1 < n else 0
+        else:
+            put_plane(out + 150 + 50 * k, 0)
+    put_plane(out + 350, pack & ~visible)
+    scalars[12] = s.stock_len - s.stock_pos
+    scalars[13] = 1 if s.to_move == seat else 0
+    scalars[14] = 1 if s.dealer == seat else 0
+    scalars[15 + s.phase] = 1
 
 
 cdef void write_rewards(const GameStateC* s, const RulesC* r, float* out) noexcept nogil:
