@@ -23,7 +23,7 @@ from gostop_core.cards cimport (
 )
 from gostop_core.rules cimport RulesC, Rules, PAY_SCORE_ONCE
 from gostop_core.movegen cimport (
-    GameStateC, MAX_MOVES, generate_moves, apply_move, deal_cards, splitmix64,
+    GameStateC, CoreState, MAX_MOVES, generate_moves, apply_move, deal_cards, splitmix64,
     move_kind, move_card, move_target, PHASE_OVER,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
@@ -339,3 +339,31 @@ cdef class VectorGame:
                     term[i] = 0
                 self._show(i)
         return self.obs, self.rewards, self.terminated, self.mask
+
+
+def stock_to_position(CoreState core, int offset, int card):
+    """Put ``card``, a card still in ``core``'s stock at or below ``offset`` cards
+    from the top, at ``offset`` from the top (swapping places with the card
+    there).  The OpenSpiel adapter fixes the stock this way, one chance outcome
+    at a time, just before the flips that read it."""
+    cdef GameStateC* s = &core.s
+    cdef int i, at = s.stock_pos + offset
+    if offset < 0 or at >= s.stock_len:
+        raise ValueError(f"no stock position {offset} from the top")
+    for i in range(at, s.stock_len):
+        if s.stock[i] == card:
+            s.stock[i] = s.stock[at]
+            s.stock[at] = card
+            return
+    raise ValueError(f"card {card} is not in the stock below position {offset}")
+
+
+def legal_action_codes(CoreState core):
+    """``{action: move code}`` for the seat to move in ``core`` (the C twin of
+    :func:`gostop_core.envs.actions.legal_actions`, for adapters that step one
+    game at a time)."""
+    cdef uint16_t table[NUM_ACTIONS]
+    cdef uint8_t mask[NUM_ACTIONS]
+    cdef int a
+    write_actions(&core.s, &core.rules.c, table, mask)
+    return {a: table[a] for a in range(NUM_ACTIONS) if mask[a]}
