@@ -36,6 +36,10 @@ from typing import Iterable
 import numpy as np
 
 from gostop_core.cards import CARD_CODES, card_index
+from gostop_core.movegen import (
+    KIND_ACCEPT, KIND_BOMB, KIND_BONUS, KIND_FLIP, KIND_FLIP_ONLY, KIND_GO, KIND_PLAY,
+    KIND_REFUSE, KIND_SHAKE, KIND_SHOWDOWN, KIND_STOP, NO_CARD, move_parts,
+)
 from gostop_core.moves import Move, coerce_move
 
 #: Hand slots (the most month cards a hand of any preset holds).
@@ -115,29 +119,26 @@ def move_to_action(move, hand: Iterable[str], field: Iterable[str],
     :class:`~gostop_core.PlayerView`'s ``hand`` and ``field`` will do).
     ``flip_card`` is unused: a flip choice is ranked among the field cards."""
     m = coerce_move(move)
-    kind = m.kind
-    if kind in ("play", "showdown"):
+    kind, card, target = move_parts(m.code)
+    if kind in (KIND_PLAY, KIND_SHOWDOWN):
         slots = _month_slots(hand)
-        card = card_index(m.card)
         if card not in slots:
             raise ValueError(f"{m} plays {m.card}, which is not a month card of the hand")
         slot = slots.index(card)
-        if kind == "showdown":
+        if kind == KIND_SHOWDOWN:
             return SHOWDOWN + slot
-        choice = 0
-        if m.target is not None:
-            choice = _rank_in_month(card_index(m.target), _indices(field))
+        choice = 0 if target == NO_CARD else _rank_in_month(target, _indices(field))
         return PLAY + CHOICES * slot + choice
-    if kind == "flip":
-        return FLIP + _rank_in_month(card_index(m.target), _indices(field))
-    if kind == "bonus":
-        return BONUS + card_index(m.card) - _X2
-    if kind == "bomb":
-        return BOMB + m.month - 1
-    if kind == "shake":
-        return SHAKE + m.month - 1
-    return {"go": GO, "stop": STOP, "fliponly": FLIP_ONLY,
-            "accept": ACCEPT, "refuse": REFUSE}[kind]
+    if kind == KIND_FLIP:
+        return FLIP + _rank_in_month(target, _indices(field))
+    if kind == KIND_BONUS:
+        return BONUS + card - _X2
+    if kind == KIND_BOMB:
+        return BOMB + card - 1   # the card field of a bomb or shake is its month
+    if kind == KIND_SHAKE:
+        return SHAKE + card - 1
+    return {KIND_GO: GO, KIND_STOP: STOP, KIND_FLIP_ONLY: FLIP_ONLY,
+            KIND_ACCEPT: ACCEPT, KIND_REFUSE: REFUSE}[kind]
 
 
 def legal_actions(game) -> dict[int, Move]:

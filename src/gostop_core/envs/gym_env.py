@@ -32,6 +32,7 @@ from gostop_core.bots import Bot, make_bot
 from gostop_core.envs.actions import NUM_ACTIONS, action_mask, check_rules, legal_actions
 from gostop_core.envs.aec import deal, observation_space
 from gostop_core.envs.rewards import hand_rewards
+from gostop_core.game import Game
 from gostop_core.rules import Rules
 
 #: The reward of an illegal action, unless the constructor says otherwise.
@@ -67,14 +68,15 @@ class GoStopEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.game = None
+        self.game: Game | None = None
         self.deal_seed: int | None = None
         self._bots: dict[int, Bot] = {}
         self._learner = 0
 
     def _observe(self) -> dict:
-        return {"observation": self.game.view(self._learner).to_array(),
-                "action_mask": action_mask(self.game)}
+        g = self.game
+        assert g is not None
+        return {"observation": g.view(self._learner).to_array(), "action_mask": action_mask(g)}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (for maskable policy libraries)."""
@@ -82,8 +84,9 @@ class GoStopEnv(gymnasium.Env):
 
     def _run_bots(self) -> None:
         g = self.game
-        while not g.is_over() and g.turn != self._learner:
-            g.push(self._bots[g.turn].choose(g.view(g.turn), list(g.legal_moves)))
+        assert g is not None
+        while (seat := g.turn) is not None and seat != self._learner:
+            g.push(self._bots[seat].choose(g.view(seat), list(g.legal_moves)))
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

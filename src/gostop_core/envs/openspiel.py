@@ -240,8 +240,10 @@ class GoStopState(pyspiel.State):
 
     def _table(self) -> dict:
         if self._legal is None:
+            game = self._game
+            assert game is not None
             self._legal = {a: Move.from_code(code) for a, code
-                           in legal_action_codes(self._game._core).items()}
+                           in legal_action_codes(game._core).items()}
         return self._legal
 
     def _legal_actions(self, player):
@@ -333,12 +335,12 @@ class GoStopState(pyspiel.State):
         see dealt again at random among the other hands and the stock (cards
         another seat has shown stay in that seat's hand)."""
         clone = self.clone()
-        if self._game is None:
+        game = self._game
+        if game is None:
             return clone
         seed = int(probability_sampler() * 2 ** 53) if probability_sampler is not None else None
         rng = np.random.default_rng(seed)
-        core = self._game._core
-        fields = core.to_fields()
+        fields = game._core.to_fields()
         stock = fields["stock"]
         keep = stock[:self._fixed] if self._pending is not None else []
         others = [q for q in range(self._n) if q != player_id]
