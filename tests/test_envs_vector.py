@@ -71,6 +71,8 @@ def test_illegal_action_raises_and_moves_no_game():
         vg.step(acts[:3])
     with pytest.raises(IllegalMoveError):
         vg.step(np.full(4, 99))
+    with pytest.raises(TypeError):
+        vg.step(acts.astype(float))
 
 
 def test_bad_construction():

@@ -305,7 +305,7 @@ cdef class VectorGame:
         mask)``.  ``actions`` holds one action index per game; an action the
         mask forbids raises :class:`~gostop_core.IllegalMoveError` and no game
         moves."""
-        cdef cnp.ndarray acts = np.ascontiguousarray(actions, dtype=np.int64)
+        cdef cnp.ndarray acts
         cdef int64_t* ap
         cdef int64_t a
         cdef int i, bad = -1, q
@@ -313,6 +313,10 @@ cdef class VectorGame:
         cdef uint8_t* term = self.term_p
         cdef float* rewards = self.rewards_p
         cdef GameStateC* s
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got {given.dtype}")
+        acts = np.ascontiguousarray(given, dtype=np.int64)
         if acts.ndim != 1 or acts.shape[0] != self.num_games:
             raise ValueError(f"expected {self.num_games} actions, one per game, "
                              f"got shape {np.shape(actions)}")
