@@ -31,7 +31,7 @@ def test_random_sim_test(preset, players):
     game = load(preset, players)
     zero = game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert zero == is_zero_sum(Rules(preset), players)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
 def feed_deal(state, dealt: Game):
@@ -156,3 +156,19 @@ def test_ismcts_plays_a_duplicate_pair_against_greedy():
     fig = arena(pairs=1, simulations=8, seed=3)
     assert fig["hands"] == 2
     assert fig["ismcts_wins"] + fig["opponent_wins"] + fig["draws"] == 2
+
+
+def test_states_pickle_and_clone_mid_hand():
+    import pickle
+    state = load("standard", 2).new_initial_state()
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        outcomes = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                    else state.legal_actions())
+        state.apply_action(int(rng.choice(outcomes)))
+    for copy in (pickle.loads(pickle.dumps(state)), state.clone()):
+        assert copy.history() == state.history() and str(copy) == str(state)
+        assert copy.information_state_string(0) == state.information_state_string(0)
+        assert copy.is_chance_node() == state.is_chance_node()

@@ -96,8 +96,9 @@ _BONUS = (1 << 48) | (1 << 49)
 
 
 class _GameBox:
-    """Holds the hand's Game; OpenSpiel clones states with ``copy.deepcopy``,
-    and a Game copies itself (without its undo stack)."""
+    """Holds the hand's Game: OpenSpiel clones states with ``copy.deepcopy``
+    (a Game copies itself, without its undo stack) and serializes them with
+    pickle (a Game's position string)."""
 
     __slots__ = ("game",)
 
@@ -106,6 +107,14 @@ class _GameBox:
 
     def __deepcopy__(self, memo):
         return _GameBox(None if self.game is None else self.game.copy(stack=False))
+
+    def __reduce__(self):
+        # pickled as the position string (a Game itself does not pickle)
+        return (_unbox, (None if self.game is None else self.game.position(),))
+
+
+def _unbox(position: str | None) -> _GameBox:
+    return _GameBox(None if position is None else Game.from_position(position))
 
 
 class GoStopGame(pyspiel.Game):
