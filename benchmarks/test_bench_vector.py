@@ -13,7 +13,7 @@ import pytest
 
 from gostop_core import Game
 from gostop_core.envs import VectorGame
-from gostop_core.envs.actions import random_actions
+from gostop_core.envs.actions import random_actions, random_legal
 from gostop_core.envs.vector_bench import compare
 
 GAMES = 4096
@@ -26,15 +26,19 @@ def record(benchmark, key: str, work: int) -> None:
         benchmark.extra_info[key] = work / stats.stats.min
 
 
+@pytest.mark.parametrize("draw", ["legal", "mask"])
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("standard", 3), ("family", 4)])
-def test_vector_numpy_random_actions(benchmark, preset, players):
+def test_vector_numpy_random_actions(benchmark, preset, players, draw):
+    """Random legal actions drawn with numpy from ``vg.legal`` or from the mask."""
     vg = VectorGame(GAMES, rules=preset, players=players, seed=1)
     rng = np.random.default_rng(1)
 
     def run():
-        mask = vg.mask
         for _ in range(STEPS):
-            _, _, _, mask = vg.step(random_actions(mask, rng))
+            if draw == "legal":
+                vg.step(random_legal(vg.legal, vg.legal_count, rng))
+            else:
+                vg.step(random_actions(vg.mask, rng))
 
     benchmark(run)
     record(benchmark, "decisions_per_s", GAMES * STEPS)

@@ -36,6 +36,7 @@ def test_replays_agree_with_game(preset, players):
             assert g.turn == vg.seats[i]
             assert np.array_equal(g.view(g.turn).to_array(), obs[i].astype(np.float32))
             assert np.array_equal(action_mask(g).astype(bool), mask[i])
+            assert list(vg.legal[i, :vg.legal_count[i]]) == list(np.flatnonzero(mask[i]))
             acts[i] = rng.choice(np.flatnonzero(mask[i]))
         obs, rewards, terminated, mask = vg.step(acts)
         for i, g in enumerate(games):
@@ -124,3 +125,15 @@ def test_gostop_bench_reports_the_vector_figures():
     fig = json.loads(result.output[result.output.index("{"):])
     assert fig["vector_decisions_per_s"] > 0 and fig["game_loop_decisions_per_s"] > 0
     assert fig["targets"]["vector_decisions_per_s"] == 3_000_000
+
+
+def test_random_legal_draws_every_legal_action():
+    vg = VectorGame(8, rules="standard", seed=4)
+    rng = np.random.default_rng(1)
+    draws = [set() for _ in range(8)]
+    for _ in range(200):
+        for i, x in enumerate(actions.random_legal(vg.legal, vg.legal_count, rng)):
+            draws[i].add(int(x))
+    assert draws == [set(np.flatnonzero(m)) for m in vg.mask]
+    with pytest.raises(ValueError):
+        actions.random_legal(vg.legal, np.zeros(8, dtype=np.uint8), rng)

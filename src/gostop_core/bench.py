@@ -252,7 +252,7 @@ _LINES = [
     ("reference_nodes_per_s", "reference perft {reference_depth}, no bulk", "nodes/s"),
     ("core_nodes_per_s_same_positions", "core perft {reference_depth}, same positions", "nodes/s"),
     ("reference_ratio", "core / reference", "x"),
-    ("vector_decisions_per_s", "VectorGame, numpy random actions", "decisions/s"),
+    ("vector_decisions_per_s", "VectorGame, numpy random legal actions", "decisions/s"),
     ("game_loop_decisions_per_s", "Game loop (random.choice + push)", "decisions/s"),
     ("vector_vs_game_loop", "VectorGame / Game loop", "x"),
 ]

@@ -181,7 +181,18 @@ def random_actions(mask, rng: np.random.Generator) -> np.ndarray:
     return idx[pick] - np.arange(n, dtype=np.int64) * k
 
 
-__all__ = ["NUM_ACTIONS", "check_rules", "random_actions", "HAND_SLOTS", "CHOICES", "ACTION_NAMES", "action_name",
+def random_legal(legal, legal_count, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per game from :class:`VectorGame`'s
+    lists of legal actions (``vg.legal``, ``vg.legal_count``): no scan of the
+    mask, a few numpy operations on ``num_games`` entries."""
+    count = np.asarray(legal_count)
+    if not count.all():
+        raise ValueError("a game has no legal action")
+    pick = (rng.random(len(count)) * count).astype(np.intp)
+    return np.asarray(legal)[np.arange(len(count)), pick].astype(np.int64)
+
+
+__all__ = ["NUM_ACTIONS", "check_rules", "random_actions", "random_legal", "HAND_SLOTS", "CHOICES", "ACTION_NAMES", "action_name",
            "move_to_action", "action_to_move", "legal_actions", "action_mask",
            "PLAY", "FLIP", "BONUS", "BOMB", "SHAKE", "GO", "STOP", "FLIP_ONLY",
            "SHOWDOWN", "ACCEPT", "REFUSE"]

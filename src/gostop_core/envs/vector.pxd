@@ -23,6 +23,6 @@ cdef enum:
 
 cdef int move_action(const GameStateC* s, uint16_t move) noexcept nogil
 cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
-                       uint8_t* mask) noexcept nogil
+                       uint8_t* mask, uint8_t* legal) noexcept nogil
 cdef void write_observation(const GameStateC* s, const RulesC* r, int seat,
                             uint8_t* out) noexcept nogil

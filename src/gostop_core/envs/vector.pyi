@@ -21,6 +21,8 @@ class VectorGame:
     terminated: npt.NDArray[np.bool_]
     seats: npt.NDArray[np.int8]
     deal_seeds: npt.NDArray[np.uint64]
+    legal: npt.NDArray[np.uint8]
+    legal_count: npt.NDArray[np.uint8]
     def __init__(self, num_games: int, rules: Rules | str = ..., players: int = ...,
                  seed: int = ...) -> None: ...
     @property

@@ -81,11 +81,12 @@ cdef int move_action(const GameStateC* s, uint16_t move) noexcept nogil:
 
 
 cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
-                       uint8_t* mask) noexcept nogil:
-    """Write the legal-action mask (``NUM_ACTIONS`` bytes) and, for each legal
-    action, its move code into ``table``; returns the number of legal actions."""
+                       uint8_t* mask, uint8_t* legal) noexcept nogil:
+    """Write the legal-action mask (``NUM_ACTIONS`` bytes), for each legal action
+    its move code into ``table`` and, unless ``legal`` is NULL, the legal actions
+    in ascending order into ``legal``; returns the number of legal actions."""
     cdef uint16_t moves[MAX_MOVES]
-    cdef int n = 0, i, a
+    cdef int n = 0, i, j, a
     memset(mask, 0, NUM_ACTIONS)
     if s.phase != PHASE_OVER:
         n = generate_moves(s, r, moves)
@@ -93,6 +94,13 @@ cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
         a = move_action(s, moves[i])
         mask[a] = 1
         table[a] = moves[i]
+        if legal != NULL:
+            # insertion: the moves come nearly in action order already
+            j = i
+            while j > 0 and legal[j - 1] > a:
+                legal[j] = legal[j - 1]
+                j -= 1
+            legal[j] = a
     return n
 
 
@@ -200,6 +208,8 @@ cdef class VectorGame:
     cdef float* rewards_p
     cdef int8_t* seats_p
     cdef uint64_t* seeds_p
+    cdef uint8_t* legal_p
+    cdef uint8_t* count_p
     cdef readonly int num_games
     cdef readonly int players
     cdef readonly object obs
@@ -208,6 +218,8 @@ cdef class VectorGame:
     cdef readonly object terminated
     cdef readonly object seats
     cdef readonly object deal_seeds
+    cdef readonly object legal
+    cdef readonly object legal_count
 
     def __cinit__(self):
         self.states = NULL
@@ -237,6 +249,10 @@ cdef class VectorGame:
         self.terminated = np.zeros(num_games, dtype=np.bool_)
         self.seats = np.zeros(num_games, dtype=np.int8)
         self.deal_seeds = np.zeros(num_games, dtype=np.uint64)
+        self.legal = np.zeros((num_games, NUM_ACTIONS), dtype=np.uint8)
+        self.legal_count = np.zeros(num_games, dtype=np.uint8)
+        self.legal_p = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>self.legal)
+        self.count_p = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>self.legal_count)
         self.obs_p = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>self.obs)
         self.mask_p = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>self.mask)
         self.term_p = <uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>self.terminated)
@@ -275,8 +291,9 @@ cdef class VectorGame:
         cdef GameStateC* s = &self.states[i]
         self.seats_p[i] = s.to_move
         write_observation(s, &self._rules.c, s.to_move, self.obs_p + <int64_t>i * OBS_SIZE)
-        write_actions(s, &self._rules.c, self.tables + <int64_t>i * NUM_ACTIONS,
-                      self.mask_p + <int64_t>i * NUM_ACTIONS)
+        self.count_p[i] = write_actions(
+            s, &self._rules.c, self.tables + <int64_t>i * NUM_ACTIONS,
+            self.mask_p + <int64_t>i * NUM_ACTIONS, self.legal_p + <int64_t>i * NUM_ACTIONS)
 
     def reset(self, seed=None):
         """Deal every game afresh; returns ``(obs, mask)``.  With ``seed`` (an
@@ -369,5 +386,5 @@ def legal_action_codes(CoreState core):
     cdef uint16_t table[NUM_ACTIONS]
     cdef uint8_t mask[NUM_ACTIONS]
     cdef int a
-    write_actions(&core.s, &core.rules.c, table, mask)
+    write_actions(&core.s, &core.rules.c, table, mask, NULL)
     return {a: table[a] for a in range(NUM_ACTIONS) if mask[a]}
