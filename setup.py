@@ -40,6 +40,15 @@ extensions = [
         define_macros=macros,
     )
     for name in MODULES
+] + [
+    # the batched learning environment (gostop_core.envs.VectorGame)
+    Extension(
+        "gostop_core.envs.vector",
+        ["src/gostop_core/envs/vector.pyx"],
+        include_dirs=["src/gostop_core", numpy.get_include()],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
 ]
 
 

@@ -11,7 +11,8 @@ pytest.importorskip("mypy")
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen",
-            "gostop_core.core", "gostop_core.gameloop"]
+            "gostop_core.core", "gostop_core.gameloop",
+            "gostop_core.envs.vector"]
 
 
 def test_stubs_match_compiled_modules():
@@ -28,7 +29,8 @@ def test_python_modules_type_check(tmp_path):
     # Check the package as installed (its stubs stand next to the .so files), seen
     # through a link so that nothing else in site-packages is taken for user code.
     (tmp_path / "gostop_core").symlink_to(package, target_is_directory=True)
-    files = sorted(f"gostop_core/{p.name}" for p in package.glob("*.py"))
+    files = sorted(f"gostop_core/{p.relative_to(package)}"
+                   for pattern in ("*.py", "envs/*.py") for p in package.glob(pattern))
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental", *files],
         capture_output=True, text=True, cwd=tmp_path)

@@ -8,7 +8,10 @@
 * legal moves + push + pop through the :class:`~gostop_core.Game` API, moves/s;
 * perft of the pure-Python reference engine and of the core on the same
   positions at the same depth in the same run, and their ratio;
-* resident memory before and after many in-core playouts.
+* resident memory before and after many in-core playouts;
+* :class:`~gostop_core.envs.VectorGame` driven by numpy random actions against a
+  Python loop over :class:`~gostop_core.Game`, decisions per CPU second, and
+  their ratio (:mod:`gostop_core.envs.vector_bench`).
 
 Each figure is measured several times within its share of the time budget and
 the best run is kept (the machine may be shared).  ``gostop bench`` prints it;
@@ -39,6 +42,8 @@ TARGETS = {
     "reference_ratio": 300,
     "score_evals_per_s": 20_000_000,
     "api_moves_per_s": 300_000,
+    "vector_decisions_per_s": 3_000_000,
+    "vector_vs_game_loop": 10,
 }
 
 PRESETS = ("casual", "traditional", "standard", "family")
@@ -230,6 +235,10 @@ def run_bench(seconds: float = 60.0, progress: Callable[[str], None] | None = No
     if not small:
         games = int(min(games, max(100_000, out["playouts_per_s"] * budget["memory"])))
     out.update(memory_playouts(games))
+
+    say("VectorGame with numpy random actions, and the Game loop (CPU time)")
+    from gostop_core.envs.vector_bench import compare
+    out.update(compare(0.04 * seconds, num_games=512 if small else 4096))
     out["targets"] = dict(TARGETS)
     return out
 
@@ -243,6 +252,9 @@ _LINES = [
     ("reference_nodes_per_s", "reference perft {reference_depth}, no bulk", "nodes/s"),
     ("core_nodes_per_s_same_positions", "core perft {reference_depth}, same positions", "nodes/s"),
     ("reference_ratio", "core / reference", "x"),
+    ("vector_decisions_per_s", "VectorGame, numpy random legal actions", "decisions/s"),
+    ("game_loop_decisions_per_s", "Game loop (random.choice + push)", "decisions/s"),
+    ("vector_vs_game_loop", "VectorGame / Game loop", "x"),
 ]
 
 
@@ -252,6 +264,8 @@ def format_report(fig: dict[str, Any]) -> list[str]:
     lines = [f"gostop bench: {m['cpu']}, Python {m['python']}, one core, "
              f"2-player casual deals ({fig['seconds']:g} s budget)"]
     for key, label, unit in _LINES:
+        if key not in fig:  # a figure this run did not measure
+            continue
         value = fig[key]
         target = TARGETS.get(key)
         mark = "" if target is None else (f"  (target {target:,}: "
