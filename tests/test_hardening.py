@@ -402,8 +402,11 @@ def test_eight_shakeable_months_take_one_line_of_shakes():
 # ---------------------------------------------------------------- Ctrl-C
 def stop_time(args: list[str], wait: float = 2.0) -> tuple[int, float, str]:
     """Start a command, send SIGINT once it runs, return (exit code, seconds to
-    stop, stderr)."""
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stop, stderr).  The child gets the default SIGINT disposition back: a runner
+    that starts the tests in the background (SIGINT ignored) would otherwise pass
+    that on, and Python installs its Ctrl-C handler only where SIGINT is not ignored."""
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(wait)
     assert proc.poll() is None, f"{args} ended before the signal: {proc.communicate()}"
     start = time.perf_counter()
