@@ -96,7 +96,17 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
 Examples:
   gostop arena expectimax greedy --deals 200
   gostop arena expectimax random --deals 100 --json
-  gostop arena expectimax greedy greedy --players 3 --rules traditional""")
+  gostop arena expectimax greedy greedy --players 3 --rules traditional
+  gostop arena my_bot.py:MyBot greedy --deals 50
+  gostop arena "cmd:python3 mybot.py" greedy --move-time 2
+\b
+A bot is a built-in name (random, greedy, expectimax, expectimax:depth=2,...),
+path/to/file.py:Class, package.module:Class, a bot an installed package
+registers (entry points "gostop.bots"), or cmd:COMMAND, a program speaking the
+line protocol (docs/protocol.md).  A bot that crashes, exceeds --move-time,
+answers garbage or an illegal move, or floods its output loses that game by
+forfeit and pays each opponent the Stop threshold; a program is restarted for
+its next game.""")
 @click.argument("bots", nargs=-1)
 @click.option("--deals", type=click.IntRange(1, 10 ** 7), default=100, show_default=True,
               help="Duplicate deals; each is played once per seat rotation.")
@@ -110,38 +120,51 @@ Examples:
               help="Seed of the first deal (deal d uses seed + d).")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,
+              metavar="SECONDS",
+              help="Time per move of the bots gostop did not write; a slower answer forfeits "
+                   "the game.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (and no progress bar).")
 def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
-          overrides: tuple[str, ...], seed: int, workers: int | None, as_json: bool) -> None:
+          overrides: tuple[str, ...], seed: int, workers: int | None, move_time: float,
+          as_json: bool) -> None:
     """Bots against each other on duplicate deals (BOTS: one per seat, fewer are
     completed with the last; default: expectimax greedy).  Each deal is replayed
     with the seats rotated.  Reports each bot's mean net points per game with a
-    95% confidence interval (over deals), its win rate, and the draw rate."""
+    95% confidence interval (over deals), its win rate, its games lost by
+    forfeit, and the draw rate."""
+    import sys
+
     from gostop_cli.main import make_rules
     from gostop_core.arena import run_arena
+    from gostop_core.plugins import resolve_bot
     rules = make_rules(preset, overrides)
     names = list(bots) or ["expectimax", "greedy"]
     for name in names:
         try:
-            make_bot(name)
+            resolve_bot(name)
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="'BOTS'") from None
+            raise click.BadParameter(" ".join(str(exc).split()), param_hint="'BOTS'") from None
     if len(names) > players:
         raise click.BadParameter(f"{len(names)} bots for {players} seats", param_hint="'BOTS'")
-    workers = workers or os.cpu_count() or 1
+    workers = min(workers or os.cpu_count() or 1, deals)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     console = Console(stderr=True)
     started = time.perf_counter()
     try:
         with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=console, transient=True, disable=not console.is_terminal) as bar:
+                      console=console, transient=True,
+                      disable=as_json or not console.is_terminal) as bar:
             task = bar.add_task("deals", total=deals)
             result = run_arena(names, deals=deals, players=players, rules=rules, seed=seed,
-                               workers=workers,
+                               workers=workers, move_time=move_time, keep_records=False,
                                on_deal=lambda done: bar.update(task, completed=done))
     except (GoStopError, ValueError) as exc:
         raise _Error(" ".join(str(exc).split())) from None
+    except KeyboardInterrupt:
+        click.echo("Interrupted: the arena is abandoned.", err=True)
+        sys.exit(130)
     seconds = time.perf_counter() - started
     if as_json:
         data: dict[str, Any] = result.as_dict()
@@ -155,5 +178,12 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
         lo, hi = result.ci95[i]
         click.echo(f"  {i}. {b:<{width}}  {result.mean_points[i]:+8.3f} points/game "
                    f"[{lo:+.3f}, {hi:+.3f}]  wins {100 * result.win_rate[i]:5.1f}% "
-                   f"({100 * result.decided_win_rate[i]:5.1f}% of decided games)")
+                   f"({100 * result.decided_win_rate[i]:5.1f}% of decided games)  "
+                   f"forfeits {result.forfeits[i]}")
     click.echo(f"  draws {100 * result.draw_rate:.1f}%")
+    for f in result.forfeit_games[:5]:
+        click.echo(f"  forfeit: deal {f['deal']} rotation {f['rotation']}, "
+                   f"{result.bots[f['bot']]}: {f['reason']}")
+    more = sum(result.forfeits) - min(5, len(result.forfeit_games))
+    if more > 0:
+        click.echo(f"  ... and {more} more forfeit(s) (--json lists up to 100)")

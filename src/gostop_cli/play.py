@@ -22,6 +22,7 @@ from gostop_core import (
     Event, Game, IllegalMoveError, Match, Move, MoveParseError, Outcome, PlayerView,
 )
 from gostop_core.bots import Bot, capture_timing, make_bot, visible_capture
+from gostop_core.errors import BotError, IllegalBotMoveError
 from gostop_core.cards import card_kind, card_month
 from gostop_core.lockstep import Lockstep
 from gostop_core.scoring import score as score_pile
@@ -757,9 +758,25 @@ class Session:
         if not self.is_human(self.viewer):
             self.out(self.board())  # a demo: the human board is drawn before each decision
 
+    def bot_call(self, seat: int, call: str, *args: object) -> object:
+        """Call a bot's method; whatever goes wrong becomes a :class:`BotError`
+        naming the seat (the game cannot go on without the bot)."""
+        bot = self.bots[seat]
+        try:
+            return getattr(bot, call)(*args)
+        except BotError as exc:
+            raise BotError(f"{self.label(seat)} loses by forfeit: "
+                           f"{exc.reason}: {exc}") from exc
+        except Exception as exc:
+            raise BotError(f"{self.label(seat)} loses by forfeit: "
+                           f"{type(exc).__name__}: {exc}") from exc
+
     def play(self) -> None:
         g = self.game
         self.intro()
+        for seat, bot in enumerate(self.bots):
+            if bot is not None:
+                self.bot_call(seat, "start_hand", g.view(seat))
         while not g.is_over():
             seat = g.turn
             assert seat is not None
@@ -769,8 +786,16 @@ class Session:
                 self.show_progress()
                 move = self.human_move(seat, legal)
             else:
-                move = bot.choose(g.view(seat), legal)
+                answer = self.bot_call(seat, "choose", g.view(seat), legal)
+                if answer not in legal:
+                    raise IllegalBotMoveError(f"{self.label(seat)} loses by forfeit: "
+                                              f"illegal: it answered {answer!r}")
+                move = answer  # type: ignore[assignment]
             self.push(move)
+        outcome = g.outcome()
+        for seat, bot in enumerate(self.bots):
+            if bot is not None:
+                self.bot_call(seat, "end_hand", g.view(seat), outcome)
         # what follows the last turn (a drawn hand, the scoring of a played-out
         # hand) is told by the report
         rest = [ev for ev in self.turn_events if ev.kind not in ("draw", "hand_end")]
@@ -961,6 +986,16 @@ def quiet_line(rec_index: int, game: Game, outcome: Outcome, names: list[str],
 
 
 # ---------------------------------------------------------------- entry points
+def close_bots(bots: Sequence[Bot | None]) -> None:
+    """Close every bot (an outside program is stopped); never raises."""
+    for bot in bots:
+        if bot is not None:
+            try:
+                bot.close()
+            except Exception:  # pragma: no cover - closing must not hide the result
+                pass
+
+
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
              quiet: bool = False, seed_given: bool = True,
              console: Console | None = None, reference: bool = False) -> int:
@@ -981,6 +1016,12 @@ def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = T
         session.console.print()
         session.console.print(Text("Interrupted: the game is abandoned.", style="yellow"))
         return 130
+    except BotError as exc:
+        session.console.print(Text(f"{exc}; the game is abandoned.", style="red"),
+                              soft_wrap=True)
+        return 1
+    finally:
+        close_bots(session.bots)
     if quiet:
         outcome = game.outcome()
         assert outcome is not None
@@ -996,7 +1037,8 @@ class MatchRunner:
 
     def __init__(self, match: Match, seats: Sequence[str | None], hands: int,
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
-                 console: Console | None = None, reference: bool = False):
+                 console: Console | None = None, reference: bool = False,
+                 move_time: float | None = None):
         self.match = match
         self.reference = reference
         self.checked = 0  # decisions the reference engine agreed on (--reference)
@@ -1013,6 +1055,9 @@ class MatchRunner:
         self.bots: list[Bot | None] = [
             None if name is None else make_bot(name, seed=match.seed * 10 + i)
             for i, name in enumerate(seats)]
+        for bot in self.bots:
+            if move_time is not None and hasattr(bot, "move_time"):
+                bot.move_time = move_time  # an outside program's time per move
         self.wins = [0] * match.players
         self.echo = not _isatty(sys.stdin)
 
@@ -1056,6 +1101,12 @@ class MatchRunner:
             self.console.print()
             self.console.print(Text("Interrupted: the game is abandoned.", style="yellow"))
             return 130
+        except BotError as exc:
+            self.console.print(Text(f"{exc}; the match is abandoned.", style="red"),
+                               soft_wrap=True)
+            return 1
+        finally:
+            close_bots(self.bots)
         return 0
 
     def play_hand(self, i: int) -> None:
@@ -1122,10 +1173,13 @@ class MatchRunner:
 
 def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool = True,
               quiet: bool = False, seed_given: bool = True,
-              console: Console | None = None, reference: bool = False) -> int:
+              console: Console | None = None, reference: bool = False,
+              move_time: float | None = None) -> int:
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
     With ``reference`` the reference engine follows every decision of every hand
     (:class:`~gostop_core.lockstep.Lockstep`) and a disagreement raises
-    :class:`~gostop_core.lockstep.EngineDisagreement`."""
+    :class:`~gostop_core.lockstep.EngineDisagreement`.  A bot that fails
+    (:class:`~gostop_core.errors.BotError`) abandons the match with exit code 1;
+    ``move_time`` is the time per move of outside programs (``cmd:`` bots)."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
-                       console=console, reference=reference).run()
+                       console=console, reference=reference, move_time=move_time).run()

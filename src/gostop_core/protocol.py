@@ -406,18 +406,29 @@ class BotProtocol:
     """gostop's side of the protocol over one :class:`Transport`.  ``move_time``
     is announced in every request; an answer later than ``move_time + grace``
     seconds raises :class:`~gostop_core.errors.BotTimeoutError`.  ``name`` is the
-    name the bot gave in its ``ready`` line, if any."""
+    name the bot gave in its ``ready`` line, if any.  ``log(direction, line)``,
+    when given, sees every line: ``">"`` sent to the bot, ``"<"`` read from it."""
 
     def __init__(self, transport: Transport, move_time: float = DEFAULT_MOVE_TIME,
-                 grace: float = GRACE):
+                 grace: float = GRACE, log: Callable[[str, str], None] | None = None):
         self.transport = transport
+        self.log = log
         self.move_time = move_time
         self.grace = grace
         self.name: str | None = None
         self.ready: dict | None = None
 
     def _send(self, message: dict) -> None:
-        self.transport.send(_dumps(message), timeout=self.move_time + self.grace)
+        line = _dumps(message)
+        if self.log:
+            self.log(">", line)
+        self.transport.send(line, timeout=self.move_time + self.grace)
+
+    def _receive(self, timeout: float) -> str:
+        line = self.transport.receive(timeout)
+        if self.log:
+            self.log("<", line)
+        return line
 
     def _note(self, kind: str, message: Any) -> None:
         if kind == "ready" and self.ready is None:
@@ -430,7 +441,7 @@ class BotProtocol:
         lines are fine; a move is not."""
         while True:
             try:
-                line = self.transport.receive(0)
+                line = self._receive(0)
             except BotTimeoutError:
                 return
             kind, message = parse_answer(line)
@@ -462,7 +473,7 @@ class BotProtocol:
             if left <= 0:
                 raise BotTimeoutError(f"no move within {self.move_time:g} s")
             try:
-                line = self.transport.receive(left)
+                line = self._receive(left)
             except BotTimeoutError:
                 raise BotTimeoutError(f"no move within {self.move_time:g} s") from None
             written += len(line.encode()) + 1
@@ -507,13 +518,15 @@ class ExternalBot(Bot):
 
     ``command`` is an argument vector (or one string split like a shell);
     ``move_time`` the seconds per move; ``transport`` an optional factory of
-    :class:`Transport` (tests use a :class:`MockTransport`)."""
+    :class:`Transport` (tests use a :class:`MockTransport`); ``log`` sees every
+    line (:class:`BotProtocol`)."""
 
     name = "external"
 
     def __init__(self, command: Sequence[str] | str, name: str | None = None,
                  move_time: float = DEFAULT_MOVE_TIME, cwd: str | None = None,
-                 transport: Callable[[], Transport] | None = None):
+                 transport: Callable[[], Transport] | None = None,
+                 log: Callable[[str, str], None] | None = None):
         if isinstance(command, str):
             import shlex
             command = shlex.split(command)
@@ -521,6 +534,7 @@ class ExternalBot(Bot):
         self.name = name or "cmd:" + " ".join(self.command)
         self.move_time = move_time
         self.cwd = cwd
+        self.log = log
         self._factory = transport or (lambda: ProcessTransport(self.command, cwd=self.cwd))
         self._protocol: BotProtocol | None = None
         self.hands = 0
@@ -541,7 +555,7 @@ class ExternalBot(Bot):
         if self._protocol is None:
             transport = self._factory()
             self.starts += 1
-            protocol = BotProtocol(transport, self.move_time)
+            protocol = BotProtocol(transport, self.move_time, log=self.log)
             self._protocol = protocol
             try:
                 protocol.hello()
