@@ -143,7 +143,7 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
     answer one of the legal moves within ``move_time`` (plus the protocol's
     grace); any exception of theirs is a forfeit, a
     :class:`~gostop_core.errors.BotError` of any bot too."""
-    from gostop_core.protocol import GRACE
+    from gostop_core import protocol
     seat = 0
     try:
         for seat, bot in enumerate(bots):
@@ -159,7 +159,7 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
                 if move not in legal:
                     raise IllegalBotMoveError(f"the bot answered {move!r}, which is not one "
                                               "of the legal moves")
-                if time.monotonic() - started > move_time + GRACE:
+                if time.monotonic() - started > move_time + protocol.GRACE:
                     raise BotTimeoutError(f"no move within {move_time:g} s")
             game.push(move)
     except BotError as exc:

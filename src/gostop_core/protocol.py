@@ -410,11 +410,11 @@ class BotProtocol:
     when given, sees every line: ``">"`` sent to the bot, ``"<"`` read from it."""
 
     def __init__(self, transport: Transport, move_time: float = DEFAULT_MOVE_TIME,
-                 grace: float = GRACE, log: Callable[[str, str], None] | None = None):
+                 grace: float | None = None, log: Callable[[str, str], None] | None = None):
         self.transport = transport
         self.log = log
         self.move_time = move_time
-        self.grace = grace
+        self.grace = GRACE if grace is None else grace
         self.name: str | None = None
         self.ready: dict | None = None
 

@@ -33,7 +33,6 @@ def note_pid(pid):
 
 
 note_pid(os.getpid())
-CARDS = [f"{m}{k}" for m in range(1, 13) for k in "BARJ"]
 
 for line in sys.stdin:
     message = json.loads(line)
@@ -62,9 +61,14 @@ for line in sys.stdin:
         sys.stdout.flush()
         time.sleep(3600)
     elif mode == "illegal":
-        print(next(c for c in CARDS if c not in legal), flush=True)
+        # a well-formed move that is not legal now: go outside the Go/Stop
+        # decision, a card during it
+        print("go" if "go" not in legal else "1B", flush=True)
     elif mode == "noflush":
-        print(legal[0])  # block-buffered on a pipe: never arrives
+        # a buffered stream never flushed (whatever PYTHONUNBUFFERED says): never arrives
+        unflushed = open(sys.stdout.fileno(), "w", buffering=65536, closefd=False)
+        unflushed.write(legal[0] + "\n")
+        time.sleep(3600)
     elif mode == "grandchild":
         child = subprocess.Popen(["sleep", "3600"])
         note_pid(child.pid)
