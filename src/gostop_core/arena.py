@@ -38,7 +38,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Generator, Sequence
 
 from gostop_core.bots import Bot
 from gostop_core.errors import BotError, BotTimeoutError, IllegalBotMoveError
@@ -349,7 +349,7 @@ def summarize(names: list[str], rules: Rules, players: int, deals: int,
 
 
 # ---------------------------------------------------------------- running
-def _results_serial(seats: _Seats, deals: int) -> Iterator[list[GameRecord]]:
+def _results_serial(seats: _Seats, deals: int) -> Generator[list[GameRecord], None, None]:
     try:
         for d in range(deals):
             yield seats.play_deal(d)
@@ -358,7 +358,7 @@ def _results_serial(seats: _Seats, deals: int) -> Iterator[list[GameRecord]]:
 
 
 def _results_parallel(init: tuple, deals: int, workers: int,
-                      in_flight: int) -> Iterator[list[GameRecord]]:
+                      in_flight: int) -> Generator[list[GameRecord], None, None]:
     """Deals played by ``workers`` processes, at most ``in_flight`` handed out
     at a time; results in the order they finish."""
     import multiprocessing

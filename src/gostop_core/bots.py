@@ -670,10 +670,10 @@ def play_game(game: Game, bots: Sequence[Bot]) -> Outcome:
     for seat, bot in enumerate(bots):
         bot.start_hand(game.view(seat))
     while not game.is_over():
-        seat = game.turn
-        assert seat is not None
+        turn = game.turn
+        assert turn is not None
         legal = list(game.legal_moves)
-        move = bots[seat].choose(game.view(seat), legal)
+        move = bots[turn].choose(game.view(turn), legal)
         game.push(move)
     outcome = game.outcome()
     assert outcome is not None
