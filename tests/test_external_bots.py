@@ -194,6 +194,10 @@ class Slow(Bot):
         time.sleep(0.4)
         return legal[0]
 
+class Exits(Bot):
+    def choose(self, view, legal):
+        raise SystemExit(4)
+
 class BadStart(Bot):
     def start_hand(self, view):
         raise RuntimeError("cannot start")
@@ -207,13 +211,14 @@ class BadStart(Bot):
     ("Illegal", "illegal: the bot answered '3B', which is not one of the legal moves"),
     ("Slow", "timeout: no move within 0.1 s"),
     ("BadStart", "error: RuntimeError: cannot start"),
+    ("Exits", "error: SystemExit: 4"),
 ])
 def test_a_broken_python_bot_forfeits(tmp_path, cls, reason, quick):
     path = tmp_path / "broken_bots.py"
     path.write_text(BROKEN_PY)
-    result = run_arena([f"{path}:{cls}", "greedy"], deals=1, players=2, workers=1,
+    result = run_arena([f"{path}:{cls}", "greedy"], deals=2, players=2, workers=2,
                        move_time=0.1)
-    assert result.forfeits == [2, 0]
+    assert result.forfeits == [4, 0]
     assert {r.reason for r in result.records} == {reason}
 
 

@@ -164,7 +164,7 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
             game.push(move)
     except BotError as exc:
         return None, seat, f"{exc.reason}: {' '.join(str(exc).split())}"[:300]
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a bot's sys.exit() must not end a worker
         if trusted[seat]:
             raise
         return None, seat, f"error: {type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
@@ -173,7 +173,7 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
     for s, bot in enumerate(bots):
         try:
             bot.end_hand(game.view(s), outcome)
-        except Exception:
+        except (Exception, SystemExit):
             if trusted[s]:
                 raise
     return outcome, None, None
@@ -245,14 +245,27 @@ class _Seats:
 _WORKER: _Seats | None = None
 
 
+class _Terminated(BaseException):
+    """SIGTERM while an arena runs: unwinds past the bots (which may catch
+    SystemExit) to :func:`run_arena`, which exits with 128 + 15."""
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise _Terminated(signum)
+
+
 def _worker_exit(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
+    """SIGTERM in a worker (the pool's terminate): end its bot processes, exit."""
+    from gostop_core.protocol import close_all_bots
+    close_all_bots()
+    os._exit(128 + signum)
 
 
 def _worker_init(names: list[str], token: str, players: int, seed: int,
                  move_time: float) -> None:
     """A pool worker: Ctrl-C is the parent's to handle; SIGTERM (the pool's
-    terminate) unwinds, and the worker's bot processes are ended on exit."""
+    terminate) ends the worker's bot processes and the worker; a normal exit
+    closes them politely."""
     global _WORKER
     import multiprocessing.util
     from gostop_core.protocol import close_all_bots
@@ -270,9 +283,9 @@ def _close_worker() -> None:
         _WORKER = None
 
 
-def _worker_deal(deal: int) -> list[GameRecord]:
+def _worker_deals(first: int, count: int) -> list[list[GameRecord]]:
     assert _WORKER is not None
-    return _WORKER.play_deal(deal)
+    return [_WORKER.play_deal(d) for d in range(first, first + count)]
 
 
 # ---------------------------------------------------------------- the summary
@@ -359,29 +372,36 @@ def _results_serial(seats: _Seats, deals: int) -> Generator[list[GameRecord], No
 
 def _results_parallel(init: tuple, deals: int, workers: int,
                       in_flight: int) -> Generator[list[GameRecord], None, None]:
-    """Deals played by ``workers`` processes, at most ``in_flight`` handed out
-    at a time; results in the order they finish."""
+    """Deals played by ``workers`` processes, handed out in small batches, at
+    most ``in_flight`` batches at a time; results in the order they finish."""
     import multiprocessing
+    # batches of up to 8 deals save messages with fast bots, yet every worker
+    # gets many batches (and the progress moves) on short arenas
+    batch = max(1, min(8, deals // (workers * 16)))
     done: queue.Queue = queue.Queue()
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
                                                     initargs=init)
     try:
-        submitted = finished = 0
+        submitted = finished = pending = 0
         while finished < deals:
-            while submitted < deals and submitted - finished < in_flight:
-                pool.apply_async(_worker_deal, (submitted,), callback=done.put,
+            while submitted < deals and pending < in_flight:
+                count = min(batch, deals - submitted)
+                pool.apply_async(_worker_deals, (submitted, count), callback=done.put,
                                  error_callback=lambda exc: done.put(exc))
-                submitted += 1
+                submitted += count
+                pending += 1
             item = None
             while item is None:
                 try:
                     item = done.get(timeout=0.2)
                 except queue.Empty:
                     continue
-            finished += 1
+            pending -= 1
             if isinstance(item, BaseException):
                 raise item
-            yield item
+            for recs in item:
+                finished += 1
+                yield recs
         pool.close()
         pool.join()
     finally:
@@ -438,6 +458,8 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
                     on_record(r)
             if on_deal:
                 on_deal(i + 1)
+    except _Terminated as exc:
+        raise SystemExit(128 + int(exc.args[0])) from None
     finally:
         stream.close()
         _restore_sigterm(previous)
@@ -452,7 +474,7 @@ def _exit_on_sigterm() -> Any:
         return None
     if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         return None
-    signal.signal(signal.SIGTERM, _worker_exit)
+    signal.signal(signal.SIGTERM, _terminated)
     return signal.SIG_DFL
 
 

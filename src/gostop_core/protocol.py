@@ -162,7 +162,7 @@ class MockTransport(Transport):
 
 # every live process transport, so that no bot process outlives gostop
 _LIVE: set["ProcessTransport"] = set()
-_LIVE_LOCK = threading.Lock()
+_LIVE_LOCK = threading.RLock()  # re-entrant: a signal handler may close every bot
 
 
 def close_all_bots() -> None:
