@@ -996,6 +996,12 @@ def close_bots(bots: Sequence[Bot | None]) -> None:
                 pass
 
 
+def forfeit_exit(console: Console, exc: BotError, what: str) -> int:
+    """Say that a bot lost by forfeit and the game or match is abandoned; exit code 1."""
+    console.print(Text(f"{exc}; the {what} is abandoned.", style="red"), soft_wrap=True)
+    return 1
+
+
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
              quiet: bool = False, seed_given: bool = True,
              console: Console | None = None, reference: bool = False) -> int:
@@ -1017,9 +1023,7 @@ def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = T
         session.console.print(Text("Interrupted: the game is abandoned.", style="yellow"))
         return 130
     except BotError as exc:
-        session.console.print(Text(f"{exc}; the game is abandoned.", style="red"),
-                              soft_wrap=True)
-        return 1
+        return forfeit_exit(session.console, exc, "game")
     finally:
         close_bots(session.bots)
     if quiet:
@@ -1102,9 +1106,7 @@ class MatchRunner:
             self.console.print(Text("Interrupted: the game is abandoned.", style="yellow"))
             return 130
         except BotError as exc:
-            self.console.print(Text(f"{exc}; the match is abandoned.", style="red"),
-                               soft_wrap=True)
-            return 1
+            return forfeit_exit(self.console, exc, "match")
         finally:
             close_bots(self.bots)
         return 0
