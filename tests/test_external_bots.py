@@ -288,3 +288,23 @@ def test_interrupted_arena_leaves_no_process(pid_file, sig, workers):
     assert proc.returncode in (130, 143, 128 + sig), err
     assert b"Traceback" not in err, err
     assert wait_gone(read_pids(pid_file)) == [], pids
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_play_leaves_no_process(pid_file, sig):
+    args = [sys.executable, "-m", "gostop_cli", "play", "--auto", "--quiet", "--seed", "3",
+            "--players", "3", "--bot", broken("hang"), "--move-time", "60"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        _wait_for_pids(pid_file, 2)
+        time.sleep(0.3)
+        os.killpg(proc.pid, sig)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:  # pragma: no cover - the test failed
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode in (130, 143), err
+    assert b"Traceback" not in err, err
+    assert wait_gone(read_pids(pid_file)) == []

@@ -235,3 +235,14 @@ def test_engine_command_rejects_an_unknown_bot():
     result = CliRunner().invoke(cli, ["engine", "--bot", "nobody"])
     assert result.exit_code == 2
     assert "unknown bot 'nobody'" in result.output
+
+
+def test_too_much_output_between_requests():
+    t = MockTransport()
+    info = json.dumps({"type": "info", "text": "z" * 1000})
+    t.expect({"type": "hello"}, [info] * (MAX_OUTPUT // 1000 + 1))
+    t.expect({"type": "newhand"})
+    p = BotProtocol(t)
+    p.hello()
+    with pytest.raises(BotProtocolError, match="between two requests"):
+        p.new_hand("v", 1, 0, 2, "casual")

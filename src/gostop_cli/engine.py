@@ -35,7 +35,7 @@ def engine(spec: str, seed: int) -> None:
     input, one answer line per request on standard output (flushed).  Ends at
     quit or at the end of input."""
     from gostop_core.plugins import resolve_bot
-    from gostop_core.protocol import serve
+    from gostop_core.protocol import serve, sigterm_closes_bots
     try:
         resolved = resolve_bot(spec)
         bot = resolved.make(seed)
@@ -47,7 +47,8 @@ def engine(spec: str, seed: int) -> None:
         sys.stdout.flush()
 
     try:
-        serve(bot, sys.stdin, write, name=resolved.text)
+        with sigterm_closes_bots():
+            serve(bot, sys.stdin, write, name=resolved.text)
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:

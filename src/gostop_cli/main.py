@@ -19,6 +19,7 @@ from gostop_core import (
 )
 from gostop_core.bots import BOT_NAMES
 from gostop_core.plugins import resolve_bot
+from gostop_core.protocol import sigterm_closes_bots
 from gostop_core.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
@@ -265,8 +266,10 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
     with engine_errors():
         match = Match(rules, players, chosen, dealer=dealer, daytime=daytime)
     try:
-        code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
-                         seed_given=seed is not None, reference=reference, move_time=move_time)
+        with sigterm_closes_bots():
+            code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
+                             seed_given=seed is not None, reference=reference,
+                             move_time=move_time)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
     sys.exit(code)

@@ -216,6 +216,13 @@ class _Seats:
             trusted = [self.specs[seats[s]].trusted for s in range(players)]
             game = Game(self.rules, players, seed=self.seed + deal, dealer=0)
             outcome, lost, reason = play_supervised(game, bots, trusted, self.move_time)
+            for s, bot in enumerate(bots):
+                if not self.specs[seats[s]].external:  # made for this game only
+                    try:
+                        bot.close()
+                    except Exception:
+                        if trusted[s]:
+                            raise
             if outcome is None:
                 assert lost is not None
                 per_seat = forfeit_points(game, lost)

@@ -44,7 +44,8 @@ import subprocess
 import threading
 import time
 from collections import deque
-from typing import IO, Any, Callable, Iterable, Sequence
+from contextlib import contextmanager
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from gostop_core.bots import Bot
 from gostop_core.errors import (
@@ -58,6 +59,7 @@ __all__ = [
     "PROTOCOL", "MAX_LINE", "MAX_OUTPUT", "GRACE", "DEFAULT_MOVE_TIME",
     "Transport", "ProcessTransport", "MockTransport", "BotProtocol", "ExternalBot",
     "serve", "view_from_string", "outcome_from_dict", "close_all_bots", "live_bot_pids",
+    "sigterm_closes_bots", "parse_answer",
 ]
 
 #: The protocol name and version sent in ``hello``.
@@ -172,6 +174,26 @@ def close_all_bots() -> None:
         transports = list(_LIVE)
     for t in transports:
         t.kill()
+
+
+@contextmanager
+def sigterm_closes_bots() -> Iterator[None]:
+    """While the block runs in the main thread, SIGTERM ends every bot process
+    and then exits (status 143) instead of leaving the bots behind."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        close_all_bots()
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def live_bot_pids() -> list[int]:
@@ -438,12 +460,17 @@ class BotProtocol:
 
     def _drain(self) -> None:
         """Lines the bot wrote while nobody asked: ``ready``, ``info`` and blank
-        lines are fine; a move is not."""
+        lines are fine; a move is not, nor more than :data:`MAX_OUTPUT` bytes."""
+        written = 0
         while True:
             try:
                 line = self._receive(0)
             except BotTimeoutError:
                 return
+            written += len(line.encode()) + 1
+            if written > MAX_OUTPUT:
+                raise BotProtocolError(f"the bot wrote more than {MAX_OUTPUT} bytes "
+                                       "between two requests")
             kind, message = parse_answer(line)
             if kind == "move":
                 raise BotProtocolError(f"the bot wrote {line.strip()[:80]!r} when no move "
