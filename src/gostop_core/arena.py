@@ -42,7 +42,7 @@ from typing import Any, Callable, Generator, Sequence
 
 from gostop_core.bots import Bot
 from gostop_core.errors import BotError, BotTimeoutError, IllegalBotMoveError
-from gostop_core.game import Game, Outcome
+from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.rules import Rules
 
 __all__ = ["ArenaResult", "GameRecord", "run_arena", "rotation_seats", "net_points",
@@ -142,19 +142,26 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
     ``(None, seat, reason)`` for the seat that forfeits.  Untrusted bots must
     answer one of the legal moves within ``move_time`` (plus the protocol's
     grace); any exception of theirs is a forfeit, a
-    :class:`~gostop_core.errors.BotError` of any bot too."""
+    :class:`~gostop_core.errors.BotError` of any bot too.  An untrusted bot's
+    view is rebuilt from the view string, so that even Python code looking past
+    the view's public attributes finds no hidden card there."""
     from gostop_core import protocol
+
+    def view(s: int) -> PlayerView:
+        v = game.view(s)
+        return v if trusted[s] else protocol.view_from_string(v.to_str())
+
     seat = 0
     try:
         for seat, bot in enumerate(bots):
-            bot.start_hand(game.view(seat))
+            bot.start_hand(view(seat))
         while not game.is_over():
             turn = game.turn
             assert turn is not None
             seat = turn
             legal = list(game.legal_moves)
             started = time.monotonic()
-            move = bots[seat].choose(game.view(seat), legal)
+            move = bots[seat].choose(view(seat), legal)
             if not trusted[seat]:
                 if move not in legal:
                     raise IllegalBotMoveError(f"the bot answered {move!r}, which is not one "
@@ -172,7 +179,7 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
     assert outcome is not None
     for s, bot in enumerate(bots):
         try:
-            bot.end_hand(game.view(s), outcome)
+            bot.end_hand(view(s), outcome)
         except (Exception, SystemExit):
             if trusted[s]:
                 raise
