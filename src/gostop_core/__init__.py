@@ -11,8 +11,9 @@ True
 
 from gostop_core.cards import CardSet, card_code, card_index, card_name
 from gostop_core.errors import (
-    CardCodeError, EmptyHistoryError, GameOverError, GoStopError, IllegalMoveError,
-    MoveParseError, PositionError, RulesError, UnsupportedRuleError,
+    BotError, BotProtocolError, BotSpecError, BotTerminatedError, BotTimeoutError,
+    CardCodeError, EmptyHistoryError, GameOverError, GoStopError, IllegalBotMoveError,
+    IllegalMoveError, MoveParseError, PositionError, RulesError, UnsupportedRuleError,
 )
 from gostop_core.game import Event, Game, LegalMoves, Outcome, PlayerView, Turn
 from gostop_core.match import HandRecord, Match
@@ -30,6 +31,8 @@ __all__ = [
     "CardSet", "card_code", "card_index", "card_name",
     "CardCodeError", "EmptyHistoryError", "GameOverError", "GoStopError", "IllegalMoveError",
     "MoveParseError", "PositionError", "RulesError", "UnsupportedRuleError",
+    "BotError", "BotProtocolError", "BotSpecError", "BotTerminatedError", "BotTimeoutError",
+    "IllegalBotMoveError",
     "Event", "Game", "LegalMoves", "Outcome", "PlayerView", "Turn", "Move", "Match", "HandRecord",
     "parse_position", "parse_view", "FIELDS", "PRESETS", "Rules", "preset_names",
     "Score", "score", "__version__",
