@@ -14,7 +14,7 @@ import click
 from gostop_core import GoStopError, Game, preset_names
 from gostop_core.bots import ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
-from gostop_cli.options import CommandError, make_rules
+from gostop_cli.options import CommandError, backend_options, make_rules
 
 __all__ = ["hint", "arena", "hint_moves"]
 
@@ -121,6 +121,7 @@ Examples:
   gostop arena expectimax random --deals 100 --json
   gostop arena expectimax greedy greedy --players 3 --rules traditional
   gostop arena greedy random --deals 50 --records games.jsonl
+  gostop arena expectimax greedy --deals 2000 --backend ray --address auto
   gostop arena my_bot.py:MyBot greedy --deals 50
   gostop arena "cmd:python3 mybot.py" greedy --move-time 2
 \b
@@ -151,10 +152,11 @@ its next game.""")
 @click.option("--records", "records_path", metavar="FILE", type=click.Path(dir_okay=False),
               help="Write every game's record to FILE (JSON Lines, docs/records.md), in deal "
                    "and rotation order; 'gostop replay FILE' and 'gostop analyse FILE' read it.")
+@backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (and no progress bar).")
 def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
           overrides: tuple[str, ...], seed: int, workers: int | None, move_time: float,
-          records_path: str | None,
+          records_path: str | None, backend: str, address: str | None,
           as_json: bool) -> None:
     """Bots against each other on duplicate deals (BOTS: one per seat, fewer are
     completed with the last; default: expectimax greedy).  Each deal is replayed
@@ -174,7 +176,11 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
             raise click.BadParameter(" ".join(str(exc).split()), param_hint="'BOTS'") from None
     if len(names) > players:
         raise click.BadParameter(f"{len(names)} bots for {players} seats", param_hint="'BOTS'")
+    if address and backend != "ray":
+        raise click.BadParameter("--address needs --backend ray", param_hint="'--address'")
     workers = min(workers or os.cpu_count() or 1, deals)
+    where = f"{workers} worker(s)" if backend == "local" else (
+        f"Ray cluster at {address}" if address else f"local Ray cluster, {workers} CPU(s)")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     console = Console(stderr=True)
@@ -194,7 +200,8 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
                                workers=workers, move_time=move_time, keep_records=False,
                                game_records=sink is not None,
                                on_record=None if sink is None else sink.add,
-                               on_deal=lambda done: bar.update(task, completed=done))
+                               on_deal=lambda done: bar.update(task, completed=done),
+                               backend=backend, address=address)
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     except OSError as exc:
@@ -212,7 +219,7 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"{result.games} games ({deals} deals x {players} rotations), {players} players, "
-               f"{result.preset} rules, {workers} worker(s), {seconds:.1f} s")
+               f"{result.preset} rules, {where}, {seconds:.1f} s")
     width = max(len(b) for b in result.bots)
     for i, b in enumerate(result.bots):
         lo, hi = result.ci95[i]

@@ -532,6 +532,8 @@ cli.add_command(replay_cmd)
 cli.add_command(analyse)
 from gostop_cli.engine import engine  # noqa: E402
 cli.add_command(engine)
+from gostop_cli.selfplay import selfplay  # noqa: E402
+cli.add_command(selfplay)
 
 
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``

@@ -37,7 +37,7 @@ import queue
 import signal
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Sequence
 
 from gostop_core.bots import Bot
@@ -218,40 +218,48 @@ class _Seats:
         return bot
 
     def play_deal(self, deal: int) -> list[GameRecord]:
-        players = self.players
+        """Every rotation of one deal."""
         out = []
-        for rotation in range(players):
-            seats = rotation_seats(players, rotation)
-            bots = [self.bot(seats[s], seed=(self.seed + deal) * 16 + rotation * 4 + s)
-                    for s in range(players)]
-            trusted = [self.specs[seats[s]].trusted for s in range(players)]
-            game = Game(self.rules, players, seed=self.seed + deal, dealer=0)
-            outcome, lost, reason = play_supervised(game, bots, trusted, self.move_time)
-            for s, bot in enumerate(bots):
-                if not self.specs[seats[s]].external:  # made for this game only
-                    try:
-                        bot.close()
-                    except Exception:
-                        if trusted[s]:
-                            raise
-            if outcome is None:
-                assert lost is not None
-                per_seat = forfeit_points(game, lost)
-                others = [s for s in range(players) if s not in (lost, game.sitter)]
-                winner = seats[others[0]] if len(others) == 1 else None
-                forfeit: int | None = seats[lost]
-            else:
-                per_seat = net_points(outcome, self.rules, players)
-                winner = None if outcome.winner is None else seats[outcome.winner]
-                forfeit = None
-            points = [0] * players
-            for s in range(players):
-                points[seats[s]] = per_seat[s]
-            record = self.record(game, seats, deal, rotation, forfeit, reason) \
-                if self.game_records else None
-            out.append(GameRecord(deal, rotation, seats, tuple(points), winner, forfeit, reason,
-                                  record))
+        for rotation in range(self.players):
+            result, game = self.play_game(deal, rotation)
+            if self.game_records:
+                record = self.record(game, result.seats, deal, rotation, result.forfeit,
+                                     result.reason)
+                result = replace(result, record=record)
+            out.append(result)
         return out
+
+    def play_game(self, deal: int, rotation: int) -> tuple[GameRecord, Game]:
+        """One game: deal ``deal`` (seed ``seed + deal``) in ``rotation``; the
+        result (without its record) and the finished (or forfeited) game."""
+        players = self.players
+        seats = rotation_seats(players, rotation)
+        bots = [self.bot(seats[s], seed=(self.seed + deal) * 16 + rotation * 4 + s)
+                for s in range(players)]
+        trusted = [self.specs[seats[s]].trusted for s in range(players)]
+        game = Game(self.rules, players, seed=self.seed + deal, dealer=0)
+        outcome, lost, reason = play_supervised(game, bots, trusted, self.move_time)
+        for s, bot in enumerate(bots):
+            if not self.specs[seats[s]].external:  # made for this game only
+                try:
+                    bot.close()
+                except Exception:
+                    if trusted[s]:
+                        raise
+        if outcome is None:
+            assert lost is not None
+            per_seat = forfeit_points(game, lost)
+            others = [s for s in range(players) if s not in (lost, game.sitter)]
+            winner = seats[others[0]] if len(others) == 1 else None
+            forfeit: int | None = seats[lost]
+        else:
+            per_seat = net_points(outcome, self.rules, players)
+            winner = None if outcome.winner is None else seats[outcome.winner]
+            forfeit = None
+        points = [0] * players
+        for s in range(players):
+            points[seats[s]] = per_seat[s]
+        return GameRecord(deal, rotation, seats, tuple(points), winner, forfeit, reason), game
 
     def record(self, game: Game, seats: Sequence[int], deal: int, rotation: int,
                forfeit: int | None, reason: str | None) -> Record:
@@ -445,7 +453,9 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
               on_deal: Callable[[int], None] | None = None, move_time: float = 5.0,
               on_record: Callable[[GameRecord], None] | None = None,
               keep_records: bool = True, in_flight: int | None = None,
-              game_records: bool = False) -> ArenaResult:
+              game_records: bool = False, backend: str = "local",
+              address: str | None = None, batch: int | None = None,
+              retries: int = 3) -> ArenaResult:
     """Play ``deals`` duplicate deals (``players`` rotations each).  ``bots``
     gives one bot specification per seat (a built-in name, ``file.py:Class``,
     ``package.module:Class``, an installed plug-in or ``cmd:COMMAND``; see
@@ -457,7 +467,14 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
     arenas).  ``move_time`` is the time per move of the bots we did not write,
     in seconds.  ``game_records``: each :class:`GameRecord` carries its game's
     record (:attr:`GameRecord.record`, gostop-record/1, ``meta.arena`` naming
-    the seed, deal and rotation)."""
+    the seed, deal and rotation).
+
+    ``backend="ray"`` plays the deals on a Ray cluster instead
+    (:mod:`gostop_core.distributed`): the one at ``address``, or a local one on
+    127.0.0.1 with ``workers`` CPUs; ``batch`` deals per task, ``retries`` after
+    a lost worker.  The result is the same as the local backend's, game for
+    game; a run that loses deals raises
+    :class:`~gostop_core.distributed.IncompleteRunError`."""
     from gostop_core.notation import rules_to_token
     from gostop_core.plugins import resolve_bot
     rules = rules if isinstance(rules, Rules) else Rules(rules)
@@ -473,8 +490,17 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
     if not move_time > 0:
         raise ValueError("move_time must be > 0 seconds")
     token = rules_to_token(rules)
+    if backend not in ("local", "ray"):
+        raise ValueError(f"unknown backend {backend!r}: choose local or ray")
     workers = max(1, min(workers or os.cpu_count() or 1, deals))
-    if workers <= 1:
+    init = (names, token, players, seed, move_time, game_records)
+    stream: Generator[list[GameRecord], None, None]
+    if backend == "ray":
+        from gostop_core.distributed import ray_arena_deals
+        stream = ray_arena_deals(init, deals, address=address,
+                                 cpus=None if address else workers, batch=batch,
+                                 retries=retries, in_flight=in_flight)
+    elif workers <= 1:
         stream = _results_serial(_Seats(names, token, players, seed, move_time, game_records),
                                  deals)
     else:
