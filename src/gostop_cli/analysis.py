@@ -153,10 +153,13 @@ its next game.""")
               help="Write every game's record to FILE (JSON Lines, docs/records.md), in deal "
                    "and rotation order; 'gostop replay FILE' and 'gostop analyse FILE' read it.")
 @backend_options
+@click.option("--batch", type=click.IntRange(1, 10 ** 6), default=None, metavar="N",
+              help="With --backend ray: deals per task (default: up to 64, fewer when "
+                   "there are few deals per CPU; docs/scale.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (and no progress bar).")
 def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
           overrides: tuple[str, ...], seed: int, workers: int | None, move_time: float,
-          records_path: str | None, backend: str, address: str | None,
+          records_path: str | None, backend: str, address: str | None, batch: int | None,
           as_json: bool) -> None:
     """Bots against each other on duplicate deals (BOTS: one per seat, fewer are
     completed with the last; default: expectimax greedy).  Each deal is replayed
@@ -178,6 +181,8 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
         raise click.BadParameter(f"{len(names)} bots for {players} seats", param_hint="'BOTS'")
     if address and backend != "ray":
         raise click.BadParameter("--address needs --backend ray", param_hint="'--address'")
+    if batch and backend != "ray":
+        raise click.BadParameter("--batch needs --backend ray", param_hint="'--batch'")
     workers = min(workers or os.cpu_count() or 1, deals)
     where = f"{workers} worker(s)" if backend == "local" else (
         f"Ray cluster at {address}" if address else f"local Ray cluster, {workers} CPU(s)")
@@ -201,7 +206,7 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
                                game_records=sink is not None,
                                on_record=None if sink is None else sink.add,
                                on_deal=lambda done: bar.update(task, completed=done),
-                               backend=backend, address=address)
+                               backend=backend, address=address, batch=batch)
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     except OSError as exc:

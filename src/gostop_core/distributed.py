@@ -231,22 +231,18 @@ def ray_arena_deals(init: tuple, deals: int, *, address: str | None = None,
                     cpus: int | None = None, batch: int | None = None,
                     retries: int = 3, in_flight: int | None = None) -> Generator[list[Any], None, None]:
     """The arena's deals played on Ray, one list of game results per deal, in
-    the order the batches finish (the arena's summary does not depend on it)."""
-    size = batch or default_batch(deals, cpus or _cluster_cpus(address))
-    batches = [(first, min(size, deals - first)) for first in range(0, deals, size)]
-    for _, _, result in ray_batches(play_deal_rows, init, batches, address=address,
-                                    cpus=cpus, retries=retries, in_flight=in_flight):
-        for rows in result:
-            yield rows_to_records(rows)
-
-
-def _cluster_cpus(address: str | None) -> int:
-    """A guess of the cluster's CPUs before joining it (for the batch size)."""
-    import os
+    the order the batches finish (the arena's summary does not depend on it).
+    ``batch`` deals per task, by default :func:`default_batch` for the
+    cluster's CPUs."""
+    import ray
+    started = connect(address, cpus)
     try:
-        import ray
-        if ray.is_initialized():
-            return int(ray.cluster_resources().get("CPU", 1))
-    except ImportError:
-        pass
-    return 64 if address else (os.cpu_count() or 1)
+        size = batch or default_batch(deals, int(ray.cluster_resources().get("CPU", 1)))
+        batches = [(first, min(size, deals - first)) for first in range(0, deals, size)]
+        for _, _, result in ray_batches(play_deal_rows, init, batches, retries=retries,
+                                        in_flight=in_flight):
+            for rows in result:
+                yield rows_to_records(rows)
+    finally:
+        if started:
+            ray.shutdown()

@@ -133,9 +133,9 @@ def _load_manifest(path: str, settings: dict) -> dict[int, dict]:
     differ = [k for k in _SAME if old.get(k) != settings[k]]
     if differ:
         raise SelfPlayError(
-            f"{os.path.dirname(path) or '.'} holds another run (its "
-            + ", ".join(f"{k} {old.get(k)!r}" for k in differ)
-            + "): give the same settings to resume it, or another --out")
+            f"{os.path.dirname(path) or '.'} holds another run ("
+            + ", ".join(f"{k} {old.get(k)!r} there, {settings[k]!r} here" for k in differ)
+            + "): give its settings to resume it, or another output directory")
     shards = old.get("shards")
     if not isinstance(shards, list):
         raise SelfPlayError(f"{path}: 'shards' is not a list")
