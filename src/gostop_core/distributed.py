@@ -83,8 +83,8 @@ def connect(address: str | None = None, cpus: int | None = None) -> bool:
         raise GoStopError("the Ray backend needs Ray: pip install 'gostop[ray]'") from None
     if ray.is_initialized():
         return False
-    quiet = {"include_dashboard": False, "log_to_driver": False,
-             "logging_level": logging.ERROR, "configure_logging": True}
+    quiet: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                             "logging_level": logging.ERROR, "configure_logging": True}
     if address:
         try:
             ray.init(address=address, **quiet)
