@@ -184,8 +184,8 @@ def _signals_deferred() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    old = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    old: dict[int, Any] = {}
+    for sig in (int(signal.SIGINT), int(signal.SIGTERM)):
         if signal.getsignal(sig) is not None:  # None: a handler Python cannot restore
             old[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
     try:
