@@ -108,12 +108,17 @@ def test_a_python_program_gets_only_its_view_and_restarts_for_nothing(pid_file):
     assert wait_gone(pids) == []
 
 
-def test_gostop_engine_plays_exactly_like_the_bot_it_serves():
-    """greedy behind the protocol (gostop engine) makes the same moves as greedy."""
-    served = run_arena([ENGINE, "random"], deals=2, players=2, workers=1, seed=4)
-    direct = run_arena(["greedy", "random"], deals=2, players=2, workers=1, seed=4)
+@pytest.mark.parametrize("preset, players", [("casual", 2), ("standard", 3), ("family", 4),
+                                             ("traditional", 2)])
+def test_gostop_engine_plays_exactly_like_the_bot_it_serves(preset, players):
+    """greedy behind the protocol (gostop engine: the view rebuilt from its
+    string) makes the same moves as greedy."""
+    entries = [ENGINE] + ["random"] * (players - 1)
+    served = run_arena(entries, deals=2, players=players, rules=preset, workers=1, seed=4)
+    direct = run_arena(["greedy"] + entries[1:], deals=2, players=players, rules=preset,
+                       workers=1, seed=4)
     assert [r.points for r in served.records] == [r.points for r in direct.records]
-    assert served.forfeits == [0, 0]
+    assert served.forfeits == [0] * players
 
 
 # ---------------------------------------------------------------- broken programs
