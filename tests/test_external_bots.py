@@ -203,6 +203,11 @@ class Exits(Bot):
     def choose(self, view, legal):
         raise SystemExit(4)
 
+class Vanishes(Bot):
+    def choose(self, view, legal):
+        import os
+        os._exit(1)
+
 class BadStart(Bot):
     def start_hand(self, view):
         raise RuntimeError("cannot start")
@@ -336,3 +341,15 @@ def test_a_python_bot_finds_no_hidden_card_in_its_view(tmp_path):
     real_other = game._core.to_fields()["hands"][1]
     assert seen[0][0] == game.view(0).to_str()
     assert seen[0][1][1] != real_other
+
+
+def test_a_python_bot_that_ends_its_worker_stops_the_arena(tmp_path):
+    """A worker process that disappears (os._exit in a Python bot) cannot be
+    blamed on one game: the arena stops with one error instead of waiting."""
+    from gostop_core import BotError
+    path = tmp_path / "broken_bots.py"
+    path.write_text(BROKEN_PY)
+    started = time.monotonic()
+    with pytest.raises(BotError, match="a worker process died"):
+        run_arena([f"{path}:Vanishes", "greedy"], deals=4, players=2, workers=2)
+    assert time.monotonic() - started < 20

@@ -395,6 +395,9 @@ def _results_parallel(init: tuple, deals: int, workers: int,
     done: queue.Queue = queue.Queue()
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
                                                     initargs=init)
+    # the pool quietly replaces a worker that dies (a Python bot calling
+    # os._exit, a crash in C) and its batch is lost: watch the workers' ids
+    workers_at_start = {p.pid for p in getattr(pool, "_pool", ())}
     try:
         submitted = finished = pending = 0
         while finished < deals:
@@ -409,7 +412,9 @@ def _results_parallel(init: tuple, deals: int, workers: int,
                 try:
                     item = done.get(timeout=0.2)
                 except queue.Empty:
-                    continue
+                    if workers_at_start - {p.pid for p in getattr(pool, "_pool", ())}:
+                        raise BotError("a worker process died during a game (a Python bot "
+                                       "that ends its process?); the arena stops") from None
             pending -= 1
             if isinstance(item, BaseException):
                 raise item
