@@ -437,8 +437,9 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
     gives one bot specification per seat (a built-in name, ``file.py:Class``,
     ``package.module:Class``, an installed plug-in or ``cmd:COMMAND``; see
     :mod:`gostop_core.plugins`); fewer are completed with the last one.
-    ``workers`` processes (default: every core), each given at most a few deals
-    at a time (``in_flight`` in all, default 4 per worker); ``on_deal(done)`` is
+    ``workers`` processes (default: every core) are handed batches of up to 8
+    deals, at most ``in_flight`` batches at a time (default 4 per worker), so
+    nothing is built up front; ``on_deal(done)`` is
     called after each deal and ``on_record(record)`` after each game, as they
     finish; ``keep_records=False`` keeps only the running sums (for very long
     arenas).  ``move_time`` is the time per move of the bots we did not write,
