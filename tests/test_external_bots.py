@@ -108,12 +108,17 @@ def test_a_python_program_gets_only_its_view_and_restarts_for_nothing(pid_file):
     assert wait_gone(pids) == []
 
 
-def test_gostop_engine_plays_exactly_like_the_bot_it_serves():
-    """greedy behind the protocol (gostop engine) makes the same moves as greedy."""
-    served = run_arena([ENGINE, "random"], deals=2, players=2, workers=1, seed=4)
-    direct = run_arena(["greedy", "random"], deals=2, players=2, workers=1, seed=4)
+@pytest.mark.parametrize("preset, players", [("casual", 2), ("standard", 3), ("family", 4),
+                                             ("traditional", 2)])
+def test_gostop_engine_plays_exactly_like_the_bot_it_serves(preset, players):
+    """greedy behind the protocol (gostop engine: the view rebuilt from its
+    string) makes the same moves as greedy."""
+    entries = [ENGINE] + ["random"] * (players - 1)
+    served = run_arena(entries, deals=2, players=players, rules=preset, workers=1, seed=4)
+    direct = run_arena(["greedy"] + entries[1:], deals=2, players=players, rules=preset,
+                       workers=1, seed=4)
     assert [r.points for r in served.records] == [r.points for r in direct.records]
-    assert served.forfeits == [0, 0]
+    assert served.forfeits == [0] * players
 
 
 # ---------------------------------------------------------------- broken programs
@@ -197,6 +202,11 @@ class Slow(Bot):
 class Exits(Bot):
     def choose(self, view, legal):
         raise SystemExit(4)
+
+class Vanishes(Bot):
+    def choose(self, view, legal):
+        import os
+        os._exit(1)
 
 class BadStart(Bot):
     def start_hand(self, view):
@@ -331,3 +341,15 @@ def test_a_python_bot_finds_no_hidden_card_in_its_view(tmp_path):
     real_other = game._core.to_fields()["hands"][1]
     assert seen[0][0] == game.view(0).to_str()
     assert seen[0][1][1] != real_other
+
+
+def test_a_python_bot_that_ends_its_worker_stops_the_arena(tmp_path):
+    """A worker process that disappears (os._exit in a Python bot) cannot be
+    blamed on one game: the arena stops with one error instead of waiting."""
+    from gostop_core import BotError
+    path = tmp_path / "broken_bots.py"
+    path.write_text(BROKEN_PY)
+    started = time.monotonic()
+    with pytest.raises(BotError, match="a worker process died"):
+        run_arena([f"{path}:Vanishes", "greedy"], deals=4, players=2, workers=2)
+    assert time.monotonic() - started < 20

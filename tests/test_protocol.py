@@ -246,3 +246,29 @@ def test_too_much_output_between_requests():
     p.hello()
     with pytest.raises(BotProtocolError, match="between two requests"):
         p.new_hand("v", 1, 0, 2, "casual")
+
+
+def test_a_signal_while_a_bot_starts_is_delivered_after_its_registration():
+    """Ctrl-C arriving while the process starts waits until the process is
+    registered (so that it is ended with the others), then interrupts."""
+    import signal
+    import sys
+
+    from gostop_core import protocol
+    started: list = []
+    real_popen = protocol.subprocess.Popen
+
+    def popen(*args, **kwargs):
+        proc = real_popen(*args, **kwargs)
+        started.append(proc)
+        signal.raise_signal(signal.SIGINT)  # "Ctrl-C" right after the fork
+        return proc
+
+    import unittest.mock
+    with unittest.mock.patch.object(protocol.subprocess, "Popen", popen):
+        with pytest.raises(KeyboardInterrupt):
+            protocol.ProcessTransport([sys.executable, "-c", "import time; time.sleep(60)"])
+    assert started and started[0].pid in protocol.live_bot_pids()
+    protocol.close_all_bots()
+    assert started[0].wait(timeout=5) is not None
+    assert protocol.live_bot_pids() == []

@@ -45,3 +45,9 @@ def test_the_documented_transcript_is_real():
 
 if __name__ == "__main__":
     print("\n".join(transcript()))
+
+
+def test_the_example_programs_are_shown_verbatim():
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    for name in ("line_bot.py", "line_bot.js"):
+        assert (BOT.parent / name).read_text(encoding="utf-8").rstrip("\n") in text, name

@@ -79,9 +79,11 @@ def split_bot_names(text: str) -> list[str]:
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
-        if "=" in part and ":" not in part and names and \
-                names[-1].lower().startswith("expectimax:"):
-            names[-1] += "," + part
+        low = part.lower()
+        if low in BOT_NAMES or low.startswith("expectimax"):
+            part = low  # built-in names are case-insensitive; paths and commands are not
+        if "=" in part and ":" not in part and names and names[-1].startswith("expectimax:"):
+            names[-1] += "," + low
         else:
             names.append(part)
     return names

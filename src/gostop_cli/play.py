@@ -278,9 +278,9 @@ class Session:
     def play(self) -> None:
         g = self.game
         self.intro()
-        for seat, bot in enumerate(self.bots):
-            if bot is not None:
-                self.bot_call(seat, "start_hand", g.view(seat))
+        for s, first in enumerate(self.bots):
+            if first is not None:
+                self.bot_call(s, "start_hand", g.view(s))
         while not g.is_over():
             seat = g.turn
             assert seat is not None
@@ -297,9 +297,9 @@ class Session:
                 move = answer  # type: ignore[assignment]
             self.push(move)
         outcome = g.outcome()
-        for seat, bot in enumerate(self.bots):
-            if bot is not None:
-                self.bot_call(seat, "end_hand", g.view(seat), outcome)
+        for s, last in enumerate(self.bots):
+            if last is not None:
+                self.bot_call(s, "end_hand", g.view(s), outcome)
         # what follows the last turn (a drawn hand, the scoring of a played-out
         # hand) is told by the report
         rest = [ev for ev in self.turn_events if ev.kind not in ("draw", "hand_end")]
@@ -399,8 +399,8 @@ class MatchRunner:
             None if name is None else make_bot(name, seed=match.seed * 10 + i)
             for i, name in enumerate(seats)]
         for bot in self.bots:
-            if move_time is not None and hasattr(bot, "move_time"):
-                bot.move_time = move_time  # an outside program's time per move
+            if move_time is not None and bot is not None and hasattr(bot, "move_time"):
+                setattr(bot, "move_time", move_time)  # an outside program's time per move
         self.wins = [0] * match.players
         self.echo = not isatty(sys.stdin)
 

@@ -420,6 +420,9 @@ def _results_parallel(init: tuple, deals: int, workers: int,
     done: queue.Queue = queue.Queue()
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
                                                     initargs=init)
+    # the pool quietly replaces a worker that dies (a Python bot calling
+    # os._exit, a crash in C) and its batch is lost: watch the workers' ids
+    workers_at_start = {p.pid for p in getattr(pool, "_pool", ())}
     try:
         submitted = finished = pending = 0
         while finished < deals:
@@ -434,7 +437,9 @@ def _results_parallel(init: tuple, deals: int, workers: int,
                 try:
                     item = done.get(timeout=0.2)
                 except queue.Empty:
-                    continue
+                    if workers_at_start - {p.pid for p in getattr(pool, "_pool", ())}:
+                        raise BotError("a worker process died during a game (a Python bot "
+                                       "that ends its process?); the arena stops") from None
             pending -= 1
             if isinstance(item, BaseException):
                 raise item
@@ -460,8 +465,9 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
     gives one bot specification per seat (a built-in name, ``file.py:Class``,
     ``package.module:Class``, an installed plug-in or ``cmd:COMMAND``; see
     :mod:`gostop_core.plugins`); fewer are completed with the last one.
-    ``workers`` processes (default: every core), each given at most a few deals
-    at a time (``in_flight`` in all, default 4 per worker); ``on_deal(done)`` is
+    ``workers`` processes (default: every core) are handed batches of up to 8
+    deals, at most ``in_flight`` batches at a time (default 4 per worker), so
+    nothing is built up front; ``on_deal(done)`` is
     called after each deal and ``on_record(record)`` after each game, as they
     finish; ``keep_records=False`` keeps only the running sums (for very long
     arenas).  ``move_time`` is the time per move of the bots we did not write,

@@ -177,6 +177,27 @@ def close_all_bots() -> None:
 
 
 @contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while a bot process is started and registered,
+    then deliver them: an interruption never leaves an unregistered process."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old: dict[int, Any] = {}
+    for sig in (int(signal.SIGINT), int(signal.SIGTERM)):
+        if signal.getsignal(sig) is not None:  # None: a handler Python cannot restore
+            old[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for sig in caught:
+            signal.raise_signal(sig)
+
+
+@contextmanager
 def sigterm_closes_bots() -> Iterator[None]:
     """While the block runs in the main thread, SIGTERM ends every bot process
     and then exits (status 143) instead of leaving the bots behind."""
@@ -219,18 +240,19 @@ class ProcessTransport(Transport):
         self._stderr_len = 0
         self._lines: queue.Queue = queue.Queue(maxsize=256)
         self._closed = False
-        try:
-            self.proc: subprocess.Popen | None = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, bufsize=0, cwd=cwd, start_new_session=True,
-                close_fds=True)
-        except OSError as exc:
-            self.proc = None
-            raise BotTerminatedError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}"
-                                     ) from None
-        self.pid: int | None = self.proc.pid
-        with _LIVE_LOCK:
-            _LIVE.add(self)
+        with _signals_deferred():  # started and registered, or not started at all
+            try:
+                self.proc: subprocess.Popen | None = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, bufsize=0, cwd=cwd, start_new_session=True,
+                    close_fds=True)
+            except OSError as exc:
+                self.proc = None
+                raise BotTerminatedError(f"cannot start {self.argv[0]!r}: "
+                                         f"{exc.strerror or exc}") from None
+            self.pid: int | None = self.proc.pid
+            with _LIVE_LOCK:
+                _LIVE.add(self)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._stdin = self.proc.stdin.fileno()
         os.set_blocking(self._stdin, False)
@@ -377,8 +399,9 @@ class ProcessTransport(Transport):
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
             pass
-        for thread in (self._reader, self._drain):
-            thread.join(timeout=1.0)
+        for thread in (getattr(self, "_reader", None), getattr(self, "_drain", None)):
+            if thread is not None:  # None: interrupted while starting
+                thread.join(timeout=1.0)
         for stream in (proc.stdout, proc.stderr):
             try:
                 if stream:
