@@ -281,3 +281,26 @@ def _cmdline(pid: int) -> bytes:
             return fh.read().replace(b"\0", b" ")
     except OSError:
         return b""
+
+
+def test_local_selfplay_worker_death_is_an_error_not_a_hang(tmp_path):
+    """Without Ray, a worker that dies stops the run with one error; the shards
+    finished before are kept and a second run completes them."""
+    from gostop_core.errors import GoStopError
+    spec, marker = _killer(tmp_path)
+    out = tmp_path / "out"
+    with pytest.raises(GoStopError, match="worker process died"):
+        run_selfplay(spec, 4, str(out), shard_size=1, workers=2)
+    assert marker.exists()
+    result = run_selfplay(spec, 4, str(out), shard_size=1, workers=2)
+    assert result.manifest["complete"] and result.written + result.skipped == 4
+
+
+def test_an_error_inside_a_task_is_raised_as_itself(cluster):
+    """An error raised by the task's own code (not a lost worker) is not turned
+    into missing deals: it reaches the caller as the exception it is."""
+    from gostop_core.distributed import play_deal_rows, ray_batches
+    from gostop_core.errors import PositionError
+    init = (["greedy", "random"], "nonsense", 2, 0, 5.0, False)
+    with pytest.raises(PositionError, match="unknown rules preset 'nonsense'"):
+        list(ray_batches(play_deal_rows, init, [(0, 1)], retries=0))

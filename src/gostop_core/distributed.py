@@ -174,11 +174,11 @@ def ray_batches(func: Callable, args: tuple, batches: Sequence[tuple[int, int]],
                 start, count = pending.pop(ref)
                 try:
                     result = ray.get(ref)
-                except RayTaskError as exc:
-                    cause = exc.as_instanceof_cause()
-                    if isinstance(cause, RayTaskError) or not isinstance(cause, Exception):
-                        raise
-                    raise cause from None
+                except RayTaskError as exc:  # raised by func: the task's own error
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise
                 except RayError as exc:  # the worker or its node died, retries spent
                     missing.extend(range(start, start + count))
                     causes.append(type(exc).__name__)

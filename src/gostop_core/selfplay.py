@@ -255,8 +255,21 @@ def _shards(args: tuple, todo: list[tuple[int, int]], backend: str, workers: int
         return
     import multiprocessing
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_init)
+    # the pool quietly replaces a worker that dies and loses its shard: watch them
+    at_start = {p.pid for p in getattr(pool, "_pool", ())}
     try:
-        yield from pool.imap_unordered(_play_shard_task, tasks)
+        results = pool.imap_unordered(_play_shard_task, tasks)
+        for _ in tasks:
+            while True:
+                try:
+                    item = results.next(timeout=0.5)
+                    break
+                except multiprocessing.TimeoutError:
+                    if at_start - {p.pid for p in getattr(pool, "_pool", ())}:
+                        raise GoStopError("a worker process died during a game; the "
+                                          "finished shards are kept: run again to "
+                                          "resume") from None
+            yield item
         pool.close()
         pool.join()
     finally:
