@@ -304,3 +304,19 @@ def test_an_error_inside_a_task_is_raised_as_itself(cluster):
     init = (["greedy", "random"], "nonsense", 2, 0, 5.0, False)
     with pytest.raises(PositionError, match="unknown rules preset 'nonsense'"):
         list(ray_batches(play_deal_rows, init, [(0, 1)], retries=0))
+
+
+def test_arena_records_through_ray_are_the_local_file(cluster, tmp_path):
+    """``arena --records`` on Ray: the same records, in deal and rotation order."""
+    files = []
+    for backend in ("local", "ray"):
+        path = tmp_path / f"{backend}.jsonl"
+        result = CliRunner().invoke(cli, ["arena", "greedy", "random", "--deals", "5",
+                                          "--workers", "2", "--backend", backend,
+                                          "--records", str(path)])
+        assert result.exit_code == 0, result.output
+        with open(path, encoding="utf-8") as fh:
+            files.append([_no_date(r) for r in read_records(fh, verify=True)])
+    assert files[0] == files[1]
+    assert [(r["arena"]["deal"], r["arena"]["rotation"]) for r in files[1]] == \
+        [(d, k) for d in range(5) for k in range(2)]
