@@ -70,7 +70,8 @@ def pid_file(tmp_path, monkeypatch):
     path = tmp_path / "pids"
     path.write_text("")
     monkeypatch.setenv("BOT_PID_FILE", str(path))
-    return path
+    yield path
+    _kill_leftovers(path)  # after the test's own checks: only a failed test leaves any
 
 
 def read_pids(path: Path) -> list[int]:
@@ -264,6 +265,16 @@ def test_play_with_a_broken_program_ends_the_match(pid_file, quick):
 
 
 # ---------------------------------------------------------------- signals
+def _kill_leftovers(path: Path) -> None:
+    """When a test fails, the bots it started must not outlive it."""
+    for pid in read_pids(path):
+        if alive(pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:  # pragma: no cover
+                pass
+
+
 def _wait_for_pids(path: Path, count: int, seconds: float = 20.0) -> list[int]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
