@@ -320,3 +320,14 @@ def test_arena_records_through_ray_are_the_local_file(cluster, tmp_path):
     assert files[0] == files[1]
     assert [(r["arena"]["deal"], r["arena"]["rotation"]) for r in files[1]] == \
         [(d, k) for d in range(5) for k in range(2)]
+
+
+def test_without_ray_the_backend_says_how_to_install_it(monkeypatch, tmp_path):
+    from gostop_core.errors import GoStopError
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
+    with pytest.raises(GoStopError, match=r"pip install 'gostop\[ray\]'"):
+        run_arena(["greedy", "random"], deals=2, backend="ray")
+    result = CliRunner().invoke(cli, ["selfplay", "--games", "2", "--out", str(tmp_path / "o"),
+                                      "--backend", "ray"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert not (tmp_path / "o").exists()

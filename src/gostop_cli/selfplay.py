@@ -20,7 +20,8 @@ __all__ = ["selfplay"]
 @click.command(epilog="""\b
 Examples:
   gostop selfplay --bot greedy --games 10000 --out data/greedy
-  gostop selfplay --bot expectimax:depth=2 --players 3 --rules traditional --games 500 --out data/em3
+  gostop selfplay --bot expectimax:depth=2 --players 3 --rules traditional \
+      --games 500 --out data/em3
   gostop selfplay --bot expectimax --games 100000 --out data/em --backend ray --address auto
 \b
 Game G is the deal of seed SEED+G (dealer 0), the bot on every seat.  DIR gets
@@ -52,7 +53,9 @@ def selfplay(bot: str, players: int, preset: str, overrides: tuple[str, ...], ga
     """Self-play: BOT on every seat for --games games, every game's record
     written to DIR in shards, with a manifest; resumable."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn,
+    )
 
     from gostop_core.plugins import resolve_bot
     from gostop_core.selfplay import run_selfplay

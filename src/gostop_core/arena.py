@@ -502,7 +502,8 @@ def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
     init = (names, token, players, seed, move_time, game_records)
     stream: Generator[list[GameRecord], None, None]
     if backend == "ray":
-        from gostop_core.distributed import ray_arena_deals
+        from gostop_core.distributed import ray_arena_deals, require_ray
+        require_ray()
         stream = ray_arena_deals(init, deals, address=address,
                                  cpus=None if address else workers, batch=batch,
                                  retries=retries, in_flight=in_flight)

@@ -27,8 +27,8 @@ from typing import Any, Callable, Generator, Iterator, Sequence
 
 from gostop_core.errors import GoStopError
 
-__all__ = ["IncompleteRunError", "BACKENDS", "connect", "ray_batches", "deal_ranges",
-           "default_batch"]
+__all__ = ["IncompleteRunError", "BACKENDS", "require_ray", "connect", "ray_batches",
+           "deal_ranges", "default_batch"]
 
 #: The ways to run an arena or a self-play run.
 BACKENDS = ("local", "ray")
@@ -73,14 +73,20 @@ def default_batch(items: int, cpus: int) -> int:
     return max(1, min(64, items // max(1, 4 * cpus)))
 
 
-def connect(address: str | None = None, cpus: int | None = None) -> bool:
-    """Make sure this process is connected to Ray.  Returns True when it started
-    a local cluster (on 127.0.0.1, with ``cpus`` CPUs) that the caller must shut
-    down, False when it was connected already or joined ``address``."""
+def require_ray() -> Any:
+    """The ``ray`` module, or :class:`GoStopError` saying how to install it."""
     try:
         import ray
     except ImportError:
         raise GoStopError("the Ray backend needs Ray: pip install 'gostop[ray]'") from None
+    return ray
+
+
+def connect(address: str | None = None, cpus: int | None = None) -> bool:
+    """Make sure this process is connected to Ray.  Returns True when it started
+    a local cluster (on 127.0.0.1, with ``cpus`` CPUs) that the caller must shut
+    down, False when it was connected already or joined ``address``."""
+    ray = require_ray()
     if ray.is_initialized():
         return False
     quiet: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
@@ -129,7 +135,7 @@ _REMOTES: dict[tuple, Any] = {}
 
 def _remote(func: Callable, retries: int) -> Any:
     """``func`` as a Ray task with ``retries`` retries after a system failure."""
-    import ray
+    ray = require_ray()
     key = (func, retries)
     if key not in _REMOTES:
         _REMOTES[key] = ray.remote(func).options(max_retries=retries, num_cpus=1)
@@ -148,7 +154,7 @@ def ray_batches(func: Callable, args: tuple, batches: Sequence[tuple[int, int]],
     other batch is done, :class:`IncompleteRunError` names its items.  An error
     raised by ``func`` itself (a bug, not a lost worker) is raised here.
     Pending batches are cancelled when the caller stops early (Ctrl-C)."""
-    import ray
+    ray = require_ray()
     from ray.exceptions import RayError, RayTaskError
     started = connect(address, cpus)
     pending: dict[Any, tuple[int, int]] = {}
@@ -229,12 +235,13 @@ def rows_to_records(rows: list[tuple]) -> list[Any]:
 
 def ray_arena_deals(init: tuple, deals: int, *, address: str | None = None,
                     cpus: int | None = None, batch: int | None = None,
-                    retries: int = 3, in_flight: int | None = None) -> Generator[list[Any], None, None]:
+                    retries: int = 3,
+                    in_flight: int | None = None) -> Generator[list[Any], None, None]:
     """The arena's deals played on Ray, one list of game results per deal, in
     the order the batches finish (the arena's summary does not depend on it).
     ``batch`` deals per task, by default :func:`default_batch` for the
     cluster's CPUs."""
-    import ray
+    ray = require_ray()
     started = connect(address, cpus)
     try:
         size = batch or default_batch(deals, int(ray.cluster_resources().get("CPU", 1)))

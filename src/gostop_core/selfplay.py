@@ -181,6 +181,9 @@ def run_selfplay(bot: str, games: int, out: str, players: int = 2,
         raise ValueError("move_time must be > 0 seconds")
     if backend not in ("local", "ray"):
         raise ValueError(f"unknown backend {backend!r}: choose local or ray")
+    if backend == "ray":
+        from gostop_core.distributed import require_ray
+        require_ray()
     token = rules_to_token(rules)
     settings = _settings(spec, token, rules.preset, players, seed, shard_size, move_time)
     os.makedirs(out, exist_ok=True)
