@@ -20,8 +20,7 @@ __all__ = ["selfplay"]
 @click.command(epilog="""\b
 Examples:
   gostop selfplay --bot greedy --games 10000 --out data/greedy
-  gostop selfplay --bot expectimax:depth=2 --players 3 --rules traditional \
-      --games 500 --out data/em3
+  gostop selfplay --bot expectimax:depth=2 --players 3 --games 500 --out data/em3
   gostop selfplay --bot expectimax --games 100000 --out data/em --backend ray --address auto
 \b
 Game G is the deal of seed SEED+G (dealer 0), the bot on every seat.  DIR gets
