@@ -92,3 +92,75 @@ def test_arena_cli_text_and_errors():
     assert bad.exit_code == 2
     too_many = runner.invoke(cli, ["arena", "random", "random", "random"])
     assert too_many.exit_code == 2
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_arena_progress_bar_only_on_a_terminal_without_json(monkeypatch, as_json):
+    """The progress bar goes to stderr when it is a terminal, never with --json."""
+    import rich.console
+    monkeypatch.setattr(rich.console.Console, "is_terminal", property(lambda self: True))
+    args = ["arena", "random", "greedy", "--deals", "3", "--workers", "1"]
+    result = CliRunner().invoke(cli, args + (["--json"] if as_json else []))
+    assert result.exit_code == 0, result.output
+    assert ("deals" in result.stderr) != as_json
+    if as_json:
+        assert json.loads(result.stdout)["games"] == 6
+
+
+def test_arena_streams_deals_with_a_bounded_number_in_flight(monkeypatch):
+    """Deals are handed to the workers a few batches at a time: never more than
+    ``in_flight`` batches wait, however many deals the arena has (a pool whose
+    one worker thread finishes a batch at a time)."""
+    import queue
+    import threading
+
+    from gostop_core import arena
+    submitted: list[int] = []
+    waiting: queue.Queue = queue.Queue()
+    most = [0]
+
+    class FakePool:
+        def __init__(self, workers, initializer, initargs):
+            initializer(*initargs)
+            threading.Thread(target=self.work, daemon=True).start()
+
+        def work(self):
+            while True:
+                func, args, callback = waiting.get()
+                if func is None:
+                    return
+                callback(func(*args))
+
+        def apply_async(self, func, args, callback, error_callback):
+            submitted.append(args[0])
+            waiting.put((func, args, callback))
+            most[0] = max(most[0], waiting.qsize())
+
+        def close(self):
+            waiting.put((None, None, None))
+
+        def join(self):
+            pass
+
+        def terminate(self):
+            pass
+
+    class FakeContext:
+        Pool = FakePool
+
+    import multiprocessing
+    import signal as _signal
+    monkeypatch.setattr(multiprocessing, "get_context", lambda kind: FakeContext)
+    old = _signal.getsignal(_signal.SIGINT), _signal.getsignal(_signal.SIGTERM)
+    try:
+        result = run_arena(["random", "greedy"], deals=40, players=2, workers=2, in_flight=3,
+                           keep_records=False)
+    finally:
+        _signal.signal(_signal.SIGINT, old[0])
+        _signal.signal(_signal.SIGTERM, old[1])
+        arena._close_worker()
+    assert 1 <= most[0] <= 3
+    assert result.games == 80 and result.records == []
+    assert submitted == list(range(40))  # 40 batches of one deal, in order
+    serial = run_arena(["random", "greedy"], deals=40, players=2, workers=1)
+    assert result.as_dict() == serial.as_dict()

@@ -253,7 +253,7 @@ def test_a_match_is_its_records_and_ledger(preset, players):
 def test_arena_records_replay_to_their_outcomes():
     """The arena's records: every game, in deal and rotation order, replays to
     the outcome the arena booked."""
-    result = run_arena(["greedy", "random"], deals=6, players=2, workers=1, keep_records=True)
+    result = run_arena(["greedy", "random"], deals=6, players=2, workers=1, game_records=True)
     recs = [r.record for r in result.records]
     assert len(recs) == 12 and all(r is not None for r in recs)
     text = "".join(r.to_json() + "\n" for r in recs)

@@ -17,7 +17,7 @@ from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
 from gostop_core.bots import ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
-from gostop_cli.options import CommandError, make_rules
+from gostop_cli.options import CommandError, backend_options, make_rules
 
 __all__ = ["hint", "arena", "hint_moves", "public_line", "payout_unit"]
 
@@ -147,12 +147,49 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
                    f"{' '.join(public_line(r.line, known=known))}")
 
 
+class OrderedRecords:
+    """Writes the arena's game records to ``handle`` in deal and rotation order
+    as the games finish (in any order): a deal waits only until the deals before
+    it are written, so the memory holds the deals in flight, not the arena."""
+
+    def __init__(self, handle: Any, rotations: int):
+        self.handle = handle
+        self.rotations = rotations
+        self.next_deal = 0
+        self.waiting: dict[int, dict[int, Any]] = {}
+
+    def add(self, game: Any) -> None:
+        """Take one :class:`~gostop_core.arena.GameRecord` (with its record)."""
+        self.waiting.setdefault(game.deal, {})[game.rotation] = game.record
+        while len(self.waiting.get(self.next_deal, ())) == self.rotations:
+            deal = self.waiting.pop(self.next_deal)
+            for rotation in sorted(deal):
+                self.handle.write(deal[rotation].to_json() + "\n")
+            self.next_deal += 1
+
+    def close(self) -> None:
+        """Close the file (the deals of an interrupted arena that did not follow
+        every deal before them are left out)."""
+        self.handle.close()
+
+
 @click.command(epilog="""\b
 Examples:
   gostop arena expectimax greedy --deals 200
   gostop arena expectimax random --deals 100 --json
   gostop arena expectimax greedy greedy --players 3 --rules traditional
-  gostop arena greedy random --deals 50 --records games.jsonl""")
+  gostop arena greedy random --deals 50 --records games.jsonl
+  gostop arena expectimax greedy --deals 2000 --backend ray --address auto
+  gostop arena my_bot.py:MyBot greedy --deals 50
+  gostop arena "cmd:python3 mybot.py" greedy --move-time 2
+\b
+A bot is a built-in name (random, greedy, expectimax, expectimax:depth=2,...),
+path/to/file.py:Class, package.module:Class, a bot an installed package
+registers (entry points "gostop.bots"), or cmd:COMMAND, a program speaking the
+line protocol (docs/protocol.md).  A bot that crashes, exceeds --move-time,
+answers garbage or an illegal move, or floods its output loses that game by
+forfeit and pays each opponent the Stop threshold; a program is restarted for
+its next game.""")
 @click.argument("bots", nargs=-1)
 @click.option("--deals", type=click.IntRange(1, 10 ** 7), default=100, show_default=True,
               help="Duplicate deals; each is played once per seat rotation.")
@@ -166,49 +203,78 @@ Examples:
               help="Seed of the first deal (deal d uses seed + d).")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core).")
+@click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,
+              metavar="SECONDS",
+              help="Time per move of the bots gostop did not write; a slower answer forfeits "
+                   "the game.")
 @click.option("--records", "records_path", metavar="FILE", type=click.Path(dir_okay=False),
               help="Write every game's record to FILE (JSON Lines, docs/records.md), in deal "
                    "and rotation order; 'gostop replay FILE' and 'gostop analyse FILE' read it.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@backend_options
+@click.option("--batch", type=click.IntRange(1, 10 ** 6), default=None, metavar="N",
+              help="With --backend ray: deals per task (default: up to 64, fewer when "
+                   "there are few deals per CPU; docs/scale.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (and no progress bar).")
 def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
-          overrides: tuple[str, ...], seed: int, workers: int | None, records_path: str | None,
+          overrides: tuple[str, ...], seed: int, workers: int | None, move_time: float,
+          records_path: str | None, backend: str, address: str | None, batch: int | None,
           as_json: bool) -> None:
     """Bots against each other on duplicate deals (BOTS: one per seat, fewer are
     completed with the last; default: expectimax greedy).  Each deal is replayed
     with the seats rotated.  Reports each bot's mean net points per game with a
-    95% confidence interval (over deals), its win rate, and the draw rate."""
+    95% confidence interval (over deals), its win rate, its games lost by
+    forfeit, and the draw rate."""
+    import sys
+
     from gostop_core.arena import run_arena
+    from gostop_core.plugins import resolve_bot
     rules = make_rules(preset, overrides)
     names = list(bots) or ["expectimax", "greedy"]
     for name in names:
         try:
-            make_bot(name)
+            resolve_bot(name)
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="'BOTS'") from None
+            raise click.BadParameter(" ".join(str(exc).split()), param_hint="'BOTS'") from None
     if len(names) > players:
         raise click.BadParameter(f"{len(names)} bots for {players} seats", param_hint="'BOTS'")
-    workers = workers or os.cpu_count() or 1
+    if address and backend != "ray":
+        raise click.BadParameter("--address needs --backend ray", param_hint="'--address'")
+    if batch and backend != "ray":
+        raise click.BadParameter("--batch needs --backend ray", param_hint="'--batch'")
+    workers = min(workers or os.cpu_count() or 1, deals)
+    where = f"{workers} worker(s)" if backend == "local" else (
+        f"Ray cluster at {address}" if address else f"local Ray cluster, {workers} CPU(s)")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     console = Console(stderr=True)
+    sink = None
+    if records_path is not None:
+        try:
+            sink = OrderedRecords(open(records_path, "w", encoding="utf-8"), players)
+        except OSError as exc:
+            raise CommandError(f"cannot write {records_path}: {exc.strerror or exc}") from None
     started = time.perf_counter()
     try:
         with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=console, transient=True, disable=not console.is_terminal) as bar:
+                      console=console, transient=True,
+                      disable=as_json or not console.is_terminal) as bar:
             task = bar.add_task("deals", total=deals)
             result = run_arena(names, deals=deals, players=players, rules=rules, seed=seed,
-                               workers=workers,
+                               workers=workers, move_time=move_time, keep_records=False,
+                               game_records=sink is not None,
+                               on_record=None if sink is None else sink.add,
                                on_deal=lambda done: bar.update(task, completed=done),
-                               keep_records=records_path is not None)
+                               backend=backend, address=address, batch=batch)
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
-    if records_path is not None:
-        from gostop_core.records import write_records
-        try:
-            with open(records_path, "w", encoding="utf-8") as fh:
-                write_records(fh, (r.record for r in result.records if r.record is not None))
-        except OSError as exc:
-            raise CommandError(f"cannot write {records_path}: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {records_path}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        click.echo("Interrupted: the arena is abandoned.", err=True)
+        sys.exit(130)
+    finally:
+        if sink is not None:
+            sink.close()
     seconds = time.perf_counter() - started
     if as_json:
         data: dict[str, Any] = result.as_dict()
@@ -216,11 +282,18 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"{result.games} games ({deals} deals x {players} rotations), {players} players, "
-               f"{result.preset} rules, {workers} worker(s), {seconds:.1f} s")
+               f"{result.preset} rules, {where}, {seconds:.1f} s")
     width = max(len(b) for b in result.bots)
     for i, b in enumerate(result.bots):
         lo, hi = result.ci95[i]
         click.echo(f"  {i}. {b:<{width}}  {result.mean_points[i]:+8.3f} points/game "
                    f"[{lo:+.3f}, {hi:+.3f}]  wins {100 * result.win_rate[i]:5.1f}% "
-                   f"({100 * result.decided_win_rate[i]:5.1f}% of decided games)")
+                   f"({100 * result.decided_win_rate[i]:5.1f}% of decided games)  "
+                   f"forfeits {result.forfeits[i]}")
     click.echo(f"  draws {100 * result.draw_rate:.1f}%")
+    for f in result.forfeit_games[:5]:
+        click.echo(f"  forfeit: deal {f['deal']} rotation {f['rotation']}, "
+                   f"{result.bots[f['bot']]}: {f['reason']}")
+    more = sum(result.forfeits) - min(5, len(result.forfeit_games))
+    if more > 0:
+        click.echo(f"  ... and {more} more forfeit(s) (--json lists up to 100)")

@@ -13,7 +13,9 @@ import click
 
 from gostop_core import FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names
 from gostop_core import score as score_pile
-from gostop_core.bots import BOT_NAMES, make_bot
+from gostop_core.bots import BOT_NAMES
+from gostop_core.plugins import resolve_bot
+from gostop_core.protocol import sigterm_closes_bots
 from gostop_core.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
@@ -82,11 +84,14 @@ def split_bot_names(text: str) -> list[str]:
     settings of the expectimax name before it (``expectimax:depth=2,samples=8,greedy``
     is two bots)."""
     names: list[str] = []
-    for part in (p.strip().lower() for p in text.split(",")):
+    for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
+        low = part.lower()
+        if low in BOT_NAMES or low.startswith("expectimax"):
+            part = low  # built-in names are case-insensitive; paths and commands are not
         if "=" in part and ":" not in part and names and names[-1].startswith("expectimax:"):
-            names[-1] += "," + part
+            names[-1] += "," + low
         else:
             names.append(part)
     return names
@@ -102,6 +107,8 @@ Examples:
   gostop play --auto --quiet --reference --hands 20  # checked by the reference
   gostop play --practice --korean           # take decisions back, Korean card names
   gostop play --hands 3 --save games.jsonl  # keep every hand; see gostop replay
+  gostop play --bot my_bot.py:MyBot          # your own Python bot (docs/bots.md)
+  gostop play --bot "cmd:python3 mybot.py"   # a bot program (docs/protocol.md)
 \b
 At a decision: type the number of a choice or a move (3B, 9R/9A, X2, bomb9,
 shake9, fliponly, flip/9A, go, stop), or a command:
@@ -124,10 +131,15 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "hand doubles the next payment where they say, and a ledger keeps "
                    "every player's chips.")
 @click.option("--bot", "--bots", "bots", default="greedy", show_default=True,
-              metavar="NAME[,NAME...]",
-              help=f"Bots for the other seats ({', '.join(BOT_NAMES)}, or "
-                   "expectimax:depth=D,samples=N,...): one name for all, or one per seat "
-                   "in seat order.")
+              metavar="BOT[,BOT...]",
+              help=f"Bots for the other seats ({', '.join(BOT_NAMES)}, "
+                   "expectimax:depth=D,samples=N,..., path/to/file.py:Class, "
+                   "package.module:Class, an installed bot, or cmd:COMMAND for a program "
+                   "speaking the bot protocol): one for all, or one per seat in seat order.")
+@click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,
+              metavar="SECONDS",
+              help="Time per move of a cmd: bot; a slower bot loses by forfeit and the "
+                   "match ends.")
 @click.option("--dealer", type=click.IntRange(0, 3), default=None,
               help="Seat of the first dealer, who plays first [default: drawn where the "
                    "rules say so (traditional, standard), else seat 0].")
@@ -155,8 +167,9 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
               help="Append each finished hand's record to FILE (JSON Lines, docs/records.md), "
                    "for 'gostop replay' and 'gostop analyse'.")
 def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
-         bots: str, dealer: int | None, daytime: bool, no_pause: bool, auto: bool,
-         quiet: bool, reference: bool, practice: bool, korean: bool, save: str | None) -> None:
+         bots: str, move_time: float, dealer: int | None, daytime: bool, no_pause: bool,
+         auto: bool, quiet: bool, reference: bool, practice: bool, korean: bool,
+         save: str | None) -> None:
     """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
     hand, or a match of --hands hands with a chip ledger."""
     from gostop_cli.play import run_match
@@ -167,9 +180,9 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
                                  param_hint="'--bot'")
     for name in names:
         try:
-            make_bot(name)
+            resolve_bot(name)
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--bot'") from None
+            raise click.BadParameter(" ".join(str(exc).split()), param_hint="'--bot'") from None
     if quiet and not auto:
         raise click.UsageError("--quiet only goes with --auto")
     if practice and (auto or reference):
@@ -201,9 +214,10 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
         except OSError as exc:
             raise CommandError(f"cannot write {save}: {exc.strerror or exc}") from None
     try:
-        code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
-                         seed_given=seed is not None, reference=reference, practice=practice,
-                         korean=korean, save=save)
+        with sigterm_closes_bots():
+            code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
+                             seed_given=seed is not None, reference=reference,
+                             practice=practice, korean=korean, move_time=move_time, save=save)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
     except (GoStopError, ValueError) as exc:  # a match the engine cannot go on with
@@ -543,6 +557,10 @@ cli.add_command(hint)
 cli.add_command(arena)
 cli.add_command(replay_cmd)
 cli.add_command(analyse)
+from gostop_cli.engine import engine  # noqa: E402
+cli.add_command(engine)
+from gostop_cli.selfplay import selfplay  # noqa: E402
+cli.add_command(selfplay)
 
 
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``

@@ -18,7 +18,7 @@ from gostop_core import FIELDS, Game, GoStopError, Rules, preset_names
 
 __all__ = ["MAX_SEED", "CommandError", "engine_errors", "make_rules", "rules_options",
            "seed_option", "players_option", "dealer_option", "json_option", "new_game",
-           "random_seed", "dump"]
+           "random_seed", "dump", "backend_options"]
 
 MAX_SEED = 2 ** 64 - 1
 
@@ -114,3 +114,17 @@ def random_seed() -> int:
 
 def dump(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--backend local|ray`` and ``--address ADDR`` (docs/scale.md)."""
+    func = click.option(
+        "--address", metavar="ADDR",
+        help="With --backend ray: join the Ray cluster at ADDR (e.g. 10.0.0.5:6379, or "
+             "'auto' for the one this machine belongs to) instead of starting a local one "
+             "on 127.0.0.1.")(func)
+    func = click.option(
+        "--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+        help="local: processes on this machine; ray: tasks on a Ray cluster "
+             "(pip install 'gostop[ray]').")(func)
+    return func

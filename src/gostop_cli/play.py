@@ -18,9 +18,12 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from gostop_core import Event, Game, Match, Move, PlayerView
-from gostop_core.bots import Bot, make_bot
-from gostop_core.cards import card_month
+from gostop_core import (
+    Event, Game, IllegalMoveError, Match, Move, MoveParseError, Outcome, PlayerView,
+)
+from gostop_core.bots import Bot, capture_timing, make_bot, visible_capture
+from gostop_core.errors import BotError, IllegalBotMoveError
+from gostop_core.cards import card_kind, card_month
 from gostop_core.lockstep import Lockstep
 
 from gostop_cli.analysis import hint_moves, payout_unit, public_line
@@ -317,9 +320,25 @@ class Session:
             self.out(self.board())
             self.board_turn = g.turns
 
+    def bot_call(self, seat: int, call: str, *args: object) -> object:
+        """Call a bot's method; whatever goes wrong becomes a :class:`BotError`
+        naming the seat (the game cannot go on without the bot)."""
+        bot = self.bots[seat]
+        try:
+            return getattr(bot, call)(*args)
+        except BotError as exc:
+            raise BotError(f"{self.label(seat)} loses by forfeit: "
+                           f"{exc.reason}: {exc}") from exc
+        except Exception as exc:
+            raise BotError(f"{self.label(seat)} loses by forfeit: "
+                           f"{type(exc).__name__}: {exc}") from exc
+
     def play(self) -> None:
         g = self.game
         self.intro()
+        for s, first in enumerate(self.bots):
+            if first is not None:
+                self.bot_call(s, "start_hand", g.view(s))
         while not g.is_over():
             seat = g.turn
             assert seat is not None
@@ -333,10 +352,18 @@ class Session:
                         self.checkpoints.append((len(g.move_stack), dict(self.narrator.placed),
                                                  list(self.turn_events), self.shown))
                 else:
-                    move = bot.choose(g.view(seat), legal)
+                    answer = self.bot_call(seat, "choose", g.view(seat), legal)
+                    if answer not in legal:
+                        raise IllegalBotMoveError(f"{self.label(seat)} loses by forfeit: "
+                                                  f"illegal: it answered {answer!r}")
+                    move = answer  # type: ignore[assignment]
                 self.push(move)
             except TakeBack:
                 self.restore()
+        outcome = g.outcome()
+        for s, last in enumerate(self.bots):
+            if last is not None:
+                self.bot_call(s, "end_hand", g.view(s), outcome)
         # what follows the last turn (a drawn hand, the scoring of a played-out
         # hand) is told by the report
         rest = [ev for ev in self.turn_events if ev.kind not in ("draw", "hand_end")]
@@ -361,6 +388,22 @@ class Session:
 
 
 # ---------------------------------------------------------------- entry points
+def close_bots(bots: Sequence[Bot | None]) -> None:
+    """Close every bot (an outside program is stopped); never raises."""
+    for bot in bots:
+        if bot is not None:
+            try:
+                bot.close()
+            except Exception:  # pragma: no cover - closing must not hide the result
+                pass
+
+
+def forfeit_exit(console: Console, exc: BotError, what: str) -> int:
+    """Say that a bot lost by forfeit and the game or match is abandoned; exit code 1."""
+    console.print(Text(f"{exc}; the {what} is abandoned.", style="red"), soft_wrap=True)
+    return 1
+
+
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
              quiet: bool = False, seed_given: bool = True,
              console: Console | None = None, reference: bool = False,
@@ -384,6 +427,10 @@ def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = T
         session.console.print()
         session.console.print(Text("Interrupted: the game is abandoned.", style="dark_orange3"))
         return 130
+    except BotError as exc:
+        return forfeit_exit(session.console, exc, "game")
+    finally:
+        close_bots(session.bots)
     if quiet:
         outcome = game.outcome()
         assert outcome is not None
@@ -400,7 +447,8 @@ class MatchRunner:
     def __init__(self, match: Match, seats: Sequence[str | None], hands: int,
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
                  console: Console | None = None, reference: bool = False,
-                 practice: bool = False, korean: bool = False, save: str | None = None):
+                 practice: bool = False, korean: bool = False, move_time: float | None = None,
+                 save: str | None = None):
         self.match = match
         self.practice = practice
         self.korean = korean
@@ -420,6 +468,9 @@ class MatchRunner:
         self.bots: list[Bot | None] = [
             None if name is None else make_bot(name, seed=match.seed * 10 + i)
             for i, name in enumerate(seats)]
+        for bot in self.bots:
+            if move_time is not None and bot is not None and hasattr(bot, "move_time"):
+                setattr(bot, "move_time", move_time)  # an outside program's time per move
         self.wins = [0] * match.players
         self.echo = not isatty(sys.stdin)
 
@@ -465,6 +516,10 @@ class MatchRunner:
             self.console.print()
             self.console.print(Text("Interrupted: the game is abandoned.", style="dark_orange3"))
             return 130
+        except BotError as exc:
+            return forfeit_exit(self.console, exc, "match")
+        finally:
+            close_bots(self.bots)
         return 0
 
     def play_hand(self, i: int) -> None:
@@ -537,17 +592,20 @@ class MatchRunner:
 def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool = True,
               quiet: bool = False, seed_given: bool = True,
               console: Console | None = None, reference: bool = False,
-              practice: bool = False, korean: bool = False, save: str | None = None) -> int:
+              practice: bool = False, korean: bool = False, move_time: float | None = None,
+              save: str | None = None) -> int:
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
     With ``save`` each finished hand's record is appended to that file.
     With ``reference`` the reference engine follows every decision of every hand
     (:class:`~gostop_core.lockstep.Lockstep`) and a disagreement raises
     :class:`~gostop_core.lockstep.EngineDisagreement`.  With ``practice`` the
     person may take decisions back; with ``korean`` cards and months are named
-    in Korean."""
+    in Korean.  A bot that fails (:class:`~gostop_core.errors.BotError`)
+    abandons the match with exit code 1; ``move_time`` is the time per move of
+    outside programs (``cmd:`` bots)."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
                        console=console, reference=reference, practice=practice,
-                       korean=korean, save=save).run()
+                       korean=korean, move_time=move_time, save=save).run()
 
 
 def save_hand(path: str, game: Game, seats: Sequence[str | None], names: Sequence[str],

@@ -11,9 +11,10 @@ True
 
 from gostop_core.cards import CardSet, card_code, card_index, card_name
 from gostop_core.errors import (
-    ArgumentTypeError, CardCodeError, CardTypeError, EmptyHistoryError, GameOverError,
-    GoStopError, IllegalMoveError, MoveParseError, MoveTypeError, PositionError, RulesError,
-    RulesTypeError, UnsupportedRuleError,
+    ArgumentTypeError, BotError, BotProtocolError, BotSpecError, BotTerminatedError,
+    BotTimeoutError, CardCodeError, CardTypeError, EmptyHistoryError, GameOverError,
+    GoStopError, IllegalBotMoveError, IllegalMoveError, MoveParseError, MoveTypeError,
+    PositionError, RulesError, RulesTypeError, UnsupportedRuleError,
 )
 from gostop_core.game import Event, Game, LegalMoves, Outcome, PlayerView, Turn
 from gostop_core.match import HandRecord, Match
@@ -47,6 +48,8 @@ __all__ = [
     "ArgumentTypeError", "CardCodeError", "CardTypeError", "EmptyHistoryError", "GameOverError",
     "GoStopError", "IllegalMoveError", "MoveParseError", "MoveTypeError", "PositionError",
     "RulesError", "RulesTypeError", "UnsupportedRuleError",
+    "BotError", "BotProtocolError", "BotSpecError", "BotTerminatedError", "BotTimeoutError",
+    "IllegalBotMoveError",
     "Event", "Game", "LegalMoves", "Outcome", "PlayerView", "Turn", "Move", "Match", "HandRecord",
     "parse_position", "parse_view", "FIELDS", "PRESETS", "Rules", "preset_names",
     "Score", "score", "__version__", "get_include",

@@ -44,21 +44,36 @@ from gostop_core.scoring import score
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "RankedMove", "BOT_NAMES",
-           "make_bot", "play_game", "visible_capture", "capture_timing"]
+           "make_bot", "make_builtin_bot", "play_game", "visible_capture", "capture_timing"]
 
 
 class Bot:
-    """The interface of a computer player.
+    """The interface of a computer player (docs/bots.md).
 
     Subclasses set :attr:`name` and implement :meth:`choose`, which receives the
     view of the bot's seat and the legal moves (never empty) and returns one of
-    those moves."""
+    those moves.  :meth:`start_hand` and :meth:`end_hand` are optional hooks
+    called at the start and the end of every hand; :meth:`close` is called once
+    when the bot is no longer needed."""
 
     #: A short name shown by the CLI ("random", "greedy", ...).
     name: str = "bot"
 
     def choose(self, view: PlayerView, legal: list[Move]) -> Move:
+        """One of ``legal`` (a non-empty list) for the seat of ``view``."""
         raise NotImplementedError
+
+    def start_hand(self, view: PlayerView) -> None:
+        """A hand begins: ``view`` is the seat's view after the deal (its seat,
+        the players, the rules and its cards).  Does nothing by default."""
+
+    def end_hand(self, view: PlayerView, outcome: Outcome) -> None:
+        """The hand is over: ``view`` is the seat's last view and ``outcome``
+        how the hand ended.  Does nothing by default."""
+
+    def close(self) -> None:
+        """Release what the bot holds (an external bot stops its process).
+        Does nothing by default."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -618,30 +633,50 @@ def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"`` or
     ``"expectimax"`` (its defaults); ``expectimax:D`` for depth D, or
-    ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W`` (any of them)."""
-    key = name.strip().lower() if isinstance(name, str) else name
-    if key == "random":
+    ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W`` (any of them).
+    Any other bot specification (``path/to/file.py:Class``,
+    ``package.module:Class``, a name registered under the ``gostop.bots`` entry
+    points, ``cmd:COMMAND``) is resolved by :func:`gostop_core.plugins.resolve_bot`;
+    an unknown one raises :class:`~gostop_core.errors.BotSpecError` (a ValueError)."""
+    if not isinstance(name, str):
+        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
+    key = name.strip().lower()
+    if key in BOT_NAMES or key.startswith("expectimax:"):
+        return make_builtin_bot(key, seed)
+    from gostop_core.plugins import resolve_bot
+    return resolve_bot(name).make(seed)
+
+
+def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
+    """A built-in bot by its (lower-case) name, as :func:`make_bot` describes."""
+    if name == "random":
         return RandomBot(seed)
-    if key == "greedy":
+    if name == "greedy":
         return GreedyBot(seed)
-    if key == "expectimax":
+    if name == "expectimax":
         return ExpectimaxBot(seed)
-    if isinstance(key, str) and key.startswith("expectimax:"):
-        return _expectimax_from_spec(key[len("expectimax:"):], seed)
+    if name.startswith("expectimax:"):
+        return _expectimax_from_spec(name[len("expectimax:"):], seed)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> Outcome:
     """Let ``bots`` (one per seat) play ``game`` to the end; returns the outcome.
-    Each bot gets only its seat's view and the legal moves."""
+    Each bot gets only its seat's view and the legal moves; its
+    :meth:`~Bot.start_hand` and :meth:`~Bot.end_hand` hooks are called before the
+    first move and after the last."""
     if len(bots) != game.players:
         raise ValueError(f"need {game.players} bots, one per seat, got {len(bots)}")
+    for seat, bot in enumerate(bots):
+        bot.start_hand(game.view(seat))
     while not game.is_over():
-        seat = game.turn
-        assert seat is not None
+        turn = game.turn
+        assert turn is not None
         legal = list(game.legal_moves)
-        move = bots[seat].choose(game.view(seat), legal)
+        move = bots[turn].choose(game.view(turn), legal)
         game.push(move)
     outcome = game.outcome()
     assert outcome is not None
+    for seat, bot in enumerate(bots):
+        bot.end_hand(game.view(seat), outcome)
     return outcome

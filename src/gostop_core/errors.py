@@ -66,3 +66,45 @@ class CardTypeError(CardCodeError, ArgumentTypeError):
 
 class MoveTypeError(MoveParseError, ArgumentTypeError):
     """Something that is no move, move string or move code (``push(None)``, ``1.5``)."""
+
+
+class BotSpecError(GoStopError, ValueError):
+    """A bot specification that names no bot: an unknown name, a file or module
+    that cannot be loaded, a class that is not a bot, a command that does not exist."""
+
+
+class BotError(GoStopError, RuntimeError):
+    """A bot misbehaved.  In an arena the bot loses the game by forfeit; the
+    subclass says why (:attr:`reason` is the short label of the report)."""
+
+    reason = "error"
+
+
+class BotTerminatedError(BotError):
+    """An external bot's process ended (crashed or quit) while it was needed.
+    ``returncode`` is its exit status when known."""
+
+    reason = "crash"
+
+    def __init__(self, message: str, returncode: int | None = None):
+        self.returncode = returncode
+        super().__init__(message)
+
+
+class BotTimeoutError(BotError, TimeoutError):
+    """A bot did not answer within its time per move."""
+
+    reason = "timeout"
+
+
+class BotProtocolError(BotError):
+    """A bot answered something it may not: a line that is no move, an illegal
+    move, a line too long or too much output."""
+
+    reason = "protocol"
+
+
+class IllegalBotMoveError(BotProtocolError):
+    """A bot answered a move that is not one of the legal moves it was given."""
+
+    reason = "illegal"

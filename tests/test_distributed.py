@@ -1,0 +1,333 @@
+"""The Ray backend (gostop_core.distributed) against a local Ray runtime: the
+same results as the local backend game for game (arena and self-play), a
+killed worker's batch retried with every deal counted once, a batch lost for
+good named by IncompleteRunError, an interrupted self-play run resumed, and no
+Ray process left behind.
+
+One local cluster (2 CPUs, 127.0.0.1, no dashboard) serves the whole module:
+Ray takes many seconds to start on a small machine."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from click.testing import CliRunner  # noqa: E402
+
+from gostop_cli.main import cli  # noqa: E402
+from gostop_core import Game  # noqa: E402
+from gostop_core.arena import run_arena  # noqa: E402
+from gostop_core.distributed import IncompleteRunError, connect, deal_ranges  # noqa: E402
+from gostop_core.records import read_records  # noqa: E402
+from gostop_core.selfplay import MANIFEST, run_selfplay, shard_name  # noqa: E402
+
+
+def _ray_pids() -> set[int]:
+    """Processes of a Ray runtime on this machine (raylet, GCS, workers...)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if (b"raylet" in cmd or b"gcs_server" in cmd or b"default_worker.py" in cmd
+                or cmd.startswith(b"ray::") or b"ray/_private" in cmd
+                or b"ray/dashboard" in cmd or b"ray/autoscaler" in cmd):
+            found.add(int(entry))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                if fh.read().split(") ")[-1].startswith("Z"):
+                    continue  # a zombie holds no resources
+            alive.add(pid)
+        except OSError:
+            pass
+    return alive
+
+
+def _wait_gone(pids: set[int], seconds: float = 15.0) -> set[int]:
+    deadline = time.monotonic() + seconds
+    while _alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return _alive(pids)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """One local Ray cluster for the module; after ``ray.shutdown()`` none of
+    the processes it started may be left."""
+    before = _ray_pids()
+    assert connect(cpus=2)  # ray.init(num_cpus=2, include_dashboard=False) on 127.0.0.1
+    assert ray.nodes()[0]["NodeManagerAddress"] == "127.0.0.1"
+    ours = _ray_pids() - before
+    assert ours, "the local cluster started no process"
+    yield
+    ours |= _ray_pids() - before  # workers started since
+    ray.shutdown()
+    left = _wait_gone(ours)
+    assert not left, f"Ray processes left after shutdown: {sorted(left)}"
+
+
+def _no_date(record) -> dict:
+    data = record.to_dict()
+    data.pop("date")
+    return data
+
+
+@pytest.mark.parametrize("bots, players, rules, deals", [
+    (["greedy", "random"], 2, "casual", 7),
+    (["greedy", "random", "greedy"], 3, "traditional", 3),
+])
+def test_ray_arena_equals_local_game_for_game(cluster, bots, players, rules, deals):
+    local = run_arena(bots, deals=deals, players=players, rules=rules, seed=11, workers=1,
+                      game_records=True)
+    distributed = run_arena(bots, deals=deals, players=players, rules=rules, seed=11,
+                            backend="ray", batch=2, game_records=True)
+    assert distributed.as_dict() == local.as_dict()
+    assert distributed.records == local.records  # deal, rotation, seats, points, winner
+    assert [_no_date(r.record) for r in distributed.records] == \
+        [_no_date(r.record) for r in local.records]
+
+
+def test_arena_cli_ray_backend_prints_the_local_json(cluster):
+    runner = CliRunner()
+    args = ["arena", "greedy", "random", "--deals", "5", "--seed", "3", "--json"]
+    local = runner.invoke(cli, args + ["--workers", "1"])
+    distributed = runner.invoke(cli, args + ["--backend", "ray"])
+    assert local.exit_code == 0 and distributed.exit_code == 0, distributed.output
+    a, b = json.loads(local.output), json.loads(distributed.output)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+
+
+KILLER = """
+import os, signal
+from gostop_core.bots import GreedyBot
+
+MARKER = {marker!r}
+DEAL = {deal!r}
+
+
+class Killer(GreedyBot):
+    '''Greedy, but kills its own worker process: on the first game it plays
+    anywhere (MARKER absent), or on every game of deal DEAL.'''
+
+    def __init__(self, seed=None):
+        super().__init__()
+        self.deal = None if seed is None else seed // 16  # the arena's seeding, seed 0
+
+    def choose(self, view, legal):
+        if DEAL is None and not os.path.exists(MARKER):
+            open(MARKER, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        if DEAL is not None and self.deal == DEAL:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().choose(view, legal)
+"""
+
+
+def _killer(tmp_path: Path, deal: int | None = None) -> tuple[str, Path]:
+    marker = tmp_path / "killed-once"
+    path = tmp_path / "killer_bot.py"
+    path.write_text(KILLER.format(marker=str(marker), deal=deal))
+    return f"{path}:Killer", marker
+
+
+def test_killed_worker_batch_is_retried_and_counted_once(cluster, tmp_path):
+    spec, marker = _killer(tmp_path)
+    distributed = run_arena([spec, "random"], deals=6, backend="ray", batch=2)
+    assert marker.exists()  # a worker was killed mid-batch
+    assert [(r.deal, r.rotation) for r in distributed.records] == \
+        [(d, k) for d in range(6) for k in range(2)]
+    assert distributed.games == 12 and distributed.forfeits == [0, 0]
+    # the same games as a run where nothing is killed (the marker is there now)
+    local = run_arena([spec, "random"], deals=6, workers=1)
+    assert distributed.as_dict() == local.as_dict()
+    assert distributed.records == local.records
+
+
+def test_batch_lost_for_good_names_its_deals(cluster, tmp_path):
+    spec, _ = _killer(tmp_path, deal=3)
+    with pytest.raises(IncompleteRunError) as info:
+        run_arena([spec, "random"], deals=6, backend="ray", batch=2, retries=1)
+    assert info.value.missing == [2, 3]  # the batch of deal 3
+    assert info.value.done == 4
+    assert "missing deals: 2-3" in str(info.value)
+    assert isinstance(info.value, RuntimeError)
+
+
+def test_deal_ranges():
+    assert deal_ranges([7, 0, 1, 2, 9, 10]) == "0-2, 7, 9-10"
+    assert deal_ranges(list(range(0, 100, 2)), limit=2) == "0, 2, ..."
+
+
+def _shard_records(out: Path) -> list[dict]:
+    manifest = json.loads((out / MANIFEST).read_text())
+    rows = []
+    for shard in manifest["shards"]:
+        with open(out / shard["file"], encoding="utf-8") as fh:
+            records = list(read_records(fh, verify=True))
+        for rec in records:
+            game = Game.from_record(rec)  # the output replays
+            assert game.is_over()
+            rows.append(_no_date(rec))
+    return rows
+
+
+def test_selfplay_ray_equals_local_and_resumes(cluster, tmp_path):
+    settings = dict(players=2, rules="casual", seed=5, shard_size=4)
+    local = run_selfplay("greedy", 10, str(tmp_path / "local"), workers=1, **settings)
+    assert (local.shards, local.written, local.skipped) == (3, 3, 0)
+    expected = _shard_records(tmp_path / "local")
+    assert [r["selfplay"]["game"] for r in expected] == list(range(10))
+
+    # an interrupted local run: one shard finished, a half-written one left behind
+    out = tmp_path / "resumed"
+    calls = []
+
+    def stop(done: int) -> None:
+        calls.append(done)
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_selfplay("greedy", 10, str(out), workers=1, on_games=stop, **settings)
+    assert json.loads((out / MANIFEST).read_text())["finished_games"] == 4
+    (out / f".{shard_name(1)}.tmp").write_text('{"format": "gostop-record/1", "rul')
+    (out / shard_name(2)).write_text("not a record\n")  # not in the manifest: redone
+
+    resumed = run_selfplay("greedy", 10, str(out), backend="ray", **settings)
+    assert (resumed.skipped, resumed.written, resumed.played) == (1, 2, 6)
+    assert resumed.manifest["complete"] and resumed.manifest["finished_games"] == 10
+    assert _shard_records(out) == expected
+    again = run_selfplay("greedy", 10, str(out), backend="ray", **settings)
+    assert (again.skipped, again.written) == (3, 0)
+
+
+def test_selfplay_refuses_another_runs_directory(tmp_path):
+    from gostop_core.selfplay import SelfPlayError
+    run_selfplay("random", 2, str(tmp_path), shard_size=2, workers=1)
+    with pytest.raises(SelfPlayError, match="bot 'random'"):
+        run_selfplay("greedy", 2, str(tmp_path), shard_size=2, workers=1)
+    result = CliRunner().invoke(cli, ["selfplay", "--bot", "greedy", "--games", "2",
+                                      "--shard-size", "2", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "another run" in result.output
+
+
+def test_selfplay_cli_ray_backend(cluster, tmp_path):
+    result = CliRunner().invoke(cli, ["selfplay", "--bot", "random", "--players", "3",
+                                      "--games", "5", "--shard-size", "2", "--out",
+                                      str(tmp_path), "--backend", "ray", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["games"], data["shards"], data["written"], data["played"]) == (5, 3, 3, 5)
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    assert manifest["bot"] == "random" and manifest["players"] == 3
+    assert manifest["engine"].startswith("gostop ")
+    assert len(_shard_records(tmp_path)) == 5
+
+
+def test_ctrl_c_stops_a_ray_arena_and_its_cluster(tmp_path):
+    """A separate ``gostop arena --backend ray`` starts its own cluster; Ctrl-C
+    ends it with exit code 130 and no Ray process of its own left."""
+    before = _ray_pids()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gostop_cli", "arena", "expectimax", "greedy",
+         "--deals", "400", "--backend", "ray", "--workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # until its cluster runs a worker
+            if any(_cmdline(p).startswith(b"ray::play_deal_rows")
+                   for p in _ray_pids() - before):
+                break
+            time.sleep(0.5)
+        ours = _ray_pids() - before
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err.decode()
+    assert b"Interrupted" in err
+    ours |= _ray_pids() - before
+    assert not _wait_gone(ours)
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read().replace(b"\0", b" ")
+    except OSError:
+        return b""
+
+
+def test_local_selfplay_worker_death_is_an_error_not_a_hang(tmp_path):
+    """Without Ray, a worker that dies stops the run with one error; the shards
+    finished before are kept and a second run completes them."""
+    from gostop_core.errors import GoStopError
+    spec, marker = _killer(tmp_path)
+    out = tmp_path / "out"
+    with pytest.raises(GoStopError, match="worker process died"):
+        run_selfplay(spec, 4, str(out), shard_size=1, workers=2)
+    assert marker.exists()
+    result = run_selfplay(spec, 4, str(out), shard_size=1, workers=2)
+    assert result.manifest["complete"] and result.written + result.skipped == 4
+
+
+def test_an_error_inside_a_task_is_raised_as_itself(cluster):
+    """An error raised by the task's own code (not a lost worker) is not turned
+    into missing deals: it reaches the caller as the exception it is."""
+    from gostop_core.distributed import play_deal_rows, ray_batches
+    from gostop_core.errors import PositionError
+    init = (["greedy", "random"], "nonsense", 2, 0, 5.0, False)
+    with pytest.raises(PositionError, match="unknown rules preset 'nonsense'"):
+        list(ray_batches(play_deal_rows, init, [(0, 1)], retries=0))
+
+
+def test_arena_records_through_ray_are_the_local_file(cluster, tmp_path):
+    """``arena --records`` on Ray: the same records, in deal and rotation order."""
+    files = []
+    for backend in ("local", "ray"):
+        path = tmp_path / f"{backend}.jsonl"
+        result = CliRunner().invoke(cli, ["arena", "greedy", "random", "--deals", "5",
+                                          "--workers", "2", "--backend", backend,
+                                          "--records", str(path)])
+        assert result.exit_code == 0, result.output
+        with open(path, encoding="utf-8") as fh:
+            files.append([_no_date(r) for r in read_records(fh, verify=True)])
+    assert files[0] == files[1]
+    assert [(r["arena"]["deal"], r["arena"]["rotation"]) for r in files[1]] == \
+        [(d, k) for d in range(5) for k in range(2)]
+
+
+def test_without_ray_the_backend_says_how_to_install_it(monkeypatch, tmp_path):
+    from gostop_core.errors import GoStopError
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
+    with pytest.raises(GoStopError, match=r"pip install 'gostop\[ray\]'"):
+        run_arena(["greedy", "random"], deals=2, backend="ray")
+    result = CliRunner().invoke(cli, ["selfplay", "--games", "2", "--out", str(tmp_path / "o"),
+                                      "--backend", "ray"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert not (tmp_path / "o").exists()
