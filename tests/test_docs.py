@@ -42,9 +42,11 @@ PAGES = sorted(DOCS.glob("*.md"))
 
 def _python_blocks(path: Path) -> list[str]:
     """The ```python blocks of a Markdown file, except whole files shown for
-    copying (a first line like ``# setup.py``; tests/test_capi.py builds those)."""
+    copying (a first line like ``# setup.py``; tests/test_capi.py builds those)
+    and bot programs (a ``#!`` first line: they read the protocol on stdin;
+    tests/test_protocol_docs.py runs those)."""
     blocks = re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
-    return [b for b in blocks if not re.match(r"# [\w/.-]+\.py\n", b)]
+    return [b for b in blocks if not re.match(r"# [\w/.-]+\.py\n|#!", b)]
 
 
 def _claimed_value(line: str):

@@ -3,16 +3,15 @@
 One JSON object per line on the bot's standard input; the bot answers a
 ``request`` with one line on its standard output.  gostop sends
 
-``hello``    ``{"type": "hello", "protocol": "gostop-bot/1", "engine": "gostop 0.1.0"}``
-             (the bot may answer ``{"type": "ready", "name": "..."}``; gostop does
-             not wait for it)
-``newhand``  a hand begins: ``hand`` (1, 2, ...), ``seat``, ``players``, ``rules``
-             and the seat's ``view`` after the deal
-``request``  ``view`` (the seat's view string), ``legal`` (the legal moves in
-             notation) and ``time_ms`` (the time allowed for this answer):
-             the bot answers one legal move, bare (``3B``) or as ``{"move": "3B"}``
-``end``      the hand is over: the seat's last ``view`` and the ``outcome``
-``quit``     the bot should exit
+- ``hello``: ``{"type": "hello", "protocol": "gostop-bot/1", "engine": "gostop 0.1.0"}``
+  (the bot may answer ``{"type": "ready", "name": "..."}``; gostop does not wait for it)
+- ``newhand``: a hand begins: ``hand`` (1, 2, ...), ``seat``, ``players``, ``rules``
+  and the seat's ``view`` after the deal
+- ``request``: ``view`` (the seat's view string), ``legal`` (the legal moves in
+  notation) and ``time_ms`` (the time allowed for this answer); the bot answers
+  one legal move, bare (``3B``) or as ``{"move": "3B"}``
+- ``end``: the hand is over: the seat's last ``view`` and the ``outcome``
+- ``quit``: the bot should exit
 
 :class:`BotProtocol` speaks it over a :class:`Transport`:
 :class:`ProcessTransport` runs a program (its own process group, a reader
@@ -27,7 +26,7 @@ decisions come from a program; :func:`serve` is the other side, used by
 >>> p = BotProtocol(t, move_time=1.0)
 >>> p.hello()
 >>> from gostop_core.moves import Move
->>> str(p.request("gostop-view/1 ...", [Move.from_str("3B"), Move.from_str("4J")]))
+>>> str(p.request("gostop-view/1 ...", [Move.from_str("3B"), Move.from_str("4J1")]))
 '3B'
 >>> t.assert_done()
 """
