@@ -145,14 +145,12 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
     ``(None, seat, reason)`` for the seat that forfeits.  Untrusted bots must
     answer one of the legal moves within ``move_time`` (plus the protocol's
     grace); any exception of theirs is a forfeit, a
-    :class:`~gostop_core.errors.BotError` of any bot too.  An untrusted bot's
-    view is rebuilt from the view string, so that even Python code looking past
-    the view's public attributes finds no hidden card there."""
+    :class:`~gostop_core.errors.BotError` of any bot too.  A view holds only
+    what its seat may see (no hidden card even in its private parts)."""
     from gostop_core import protocol
 
     def view(s: int) -> PlayerView:
-        v = game.view(s)
-        return v if trusted[s] else protocol.view_from_string(v.to_str(), check=False)
+        return game.view(s)
 
     seat = 0
     try:

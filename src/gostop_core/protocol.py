@@ -669,55 +669,11 @@ class ExternalBot(Bot):
 # ---------------------------------------------------------------- the other side
 
 def view_from_string(text: str, check: bool = True) -> PlayerView:
-    """A :class:`~gostop_core.game.PlayerView` from a player-view string.  The
-    hidden cards are placed arbitrarily (other hands first, in seat order, then
-    the stock) to build a game with exactly this view; nothing in the view
-    depends on where they are.  Raises :class:`~gostop_core.errors.PositionError`;
-    ``check=False`` skips the final check that the view rebuilt reads the same
-    (for strings gostop wrote itself)."""
-    from gostop_core.movegen import CoreState
-    from gostop_core.notation import parse_view
-    rules, f = parse_view(text)
-    n, seat = f["nplayers"], f["seat"]
-    pack = 50 if rules.bonus_cards else 48
-    seen = f["field"] | f["hand"] | f["turn_bonus"]
-    for c in f["captured"]:
-        seen |= c
-    if f["flip_card"] is not None:
-        seen |= 1 << f["flip_card"]
-    unseen = [c for c in range(pack) if not seen >> c & 1]
-    hands = [0] * n
-    hands[seat] = f["hand"]
-    pinned = []
-    if f.get("showdown_card") is not None and f.get("showdown_caller") not in (None, seat):
-        pinned.append((f["showdown_card"], f["showdown_caller"]))
-    if f.get("forced_card") is not None and f["to_move"] != seat:
-        pinned.append((f["forced_card"], f["to_move"]))
-    for card, owner in pinned:
-        if card in unseen:
-            unseen.remove(card)
-            hands[owner] |= 1 << card
-    for s in range(n):
-        if s == seat:
-            continue
-        need = f["hand_counts"][s] - bin(hands[s]).count("1")
-        if need < 0 or need > len(unseen):
-            raise PositionError("the hidden cards do not fit the hand counts", "hands")
-        for c in unseen[:need]:
-            hands[s] |= 1 << c
-        unseen = unseen[need:]
-    fields = {k: v for k, v in f.items()
-              if k not in ("seat", "hand", "hand_counts", "stock_count")}
-    fields["hands"] = hands
-    fields["stock"] = unseen
-    try:
-        core = CoreState.from_fields(rules, fields)
-    except ValueError as exc:
-        raise PositionError(str(exc)) from None
-    view = PlayerView(Game._from_core(core), seat)
-    if check and parse_view(view.to_str())[1] != f:
-        raise PositionError("this view cannot be rebuilt into a game", "view")
-    return view
+    """A :class:`~gostop_core.game.PlayerView` from a player-view string (the
+    view holds only what the string says: :meth:`PlayerView.from_str`).  Raises
+    :class:`~gostop_core.errors.PositionError`; ``check`` is kept for callers of
+    earlier versions and changes nothing."""
+    return PlayerView.from_str(text)
 
 
 def outcome_from_dict(data: dict) -> Outcome:
