@@ -76,7 +76,8 @@ def split_bot_names(text: str) -> list[str]:
     for part in (p.strip().lower() for p in text.split(",")):
         if not part:
             continue
-        if "=" in part and ":" not in part and names and names[-1].startswith("expectimax:"):
+        if ("=" in part and ":" not in part and names
+                and names[-1].startswith(("expectimax:", "best:"))):
             names[-1] += "," + part
         else:
             names.append(part)
@@ -111,11 +112,11 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
               help="Hands in the match: the winner deals next where the rules say, a drawn "
                    "hand doubles the next payment where they say, and a ledger keeps "
                    "every player's chips.")
-@click.option("--bot", "--bots", "bots", default="greedy", show_default=True,
+@click.option("--bot", "--bots", "bots", default="best", show_default=True,
               metavar="NAME[,NAME...]",
               help=f"Bots for the other seats ({', '.join(BOT_NAMES)}, or "
-                   "expectimax:depth=D,samples=N,...): one name for all, or one per seat "
-                   "in seat order.")
+                   "expectimax:depth=D,samples=N,time=MS,...; best:time=MS thinks at most "
+                   "MS milliseconds a move): one name for all, or one per seat in seat order.")
 @click.option("--dealer", type=click.IntRange(0, 3), default=None,
               help="Seat of the first dealer, who plays first [default: drawn where the "
                    "rules say so (traditional, standard), else seat 0].")

@@ -41,9 +41,10 @@ from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.rules import Rules
 from gostop_core.scoring import score
-from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
+from gostop_core.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "RankedMove", "BOT_NAMES",
+           "BEST_SETTINGS", "EXPECTIMAX_V1_SETTINGS",
            "make_bot", "play_game", "visible_capture", "capture_timing"]
 
 
@@ -530,9 +531,20 @@ class ExpectimaxBot(Bot):
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  samples: int | None = None, leaf: str | None = None,
-                 win_bonus: float | None = None, halving: bool = False):
+                 win_bonus: float | None = None, halving: bool = False,
+                 time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0):
         self.seed = seed
         self.halving = bool(halving)
+        self.time_ms = float(time_ms)
+        self.stop_z = float(stop_z)
+        self.plan = int(plan)
+        if not (math.isfinite(self.time_ms) and self.time_ms >= 0):
+            raise ValueError(f"expectimax time must be 0 (no limit) or more milliseconds, "
+                             f"got {time_ms}")
+        if not (math.isfinite(self.stop_z) and self.stop_z >= 0):
+            raise ValueError(f"expectimax stop must be 0 (off) or a positive number, got {stop_z}")
+        if not 0 <= self.plan <= MAX_PLAN:
+            raise ValueError(f"expectimax plan must be 0..{MAX_PLAN}, got {plan}")
         self.depth = self.DEPTH if depth is None else int(depth)
         self.samples = self.SAMPLES if samples is None else int(samples)
         self.leaf = self.LEAF if leaf is None else leaf
@@ -559,7 +571,10 @@ class ExpectimaxBot(Bot):
         seed = zlib.crc32(text.encode()) ^ ((self.seed or 0) * 0x9E3779B1)
         result = search_fields(rules, fields, self.depth, self.samples, seed,
                                rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
-                               halving=self.halving)
+                               halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
+                               plan=self.plan)
+        self.last_samples = result["samples"]
+        self.last_stopped = result["stopped"]
         self.nodes += result["nodes"]
         seat = fields["seat"]
         ranked = [RankedMove(Move.from_code(code), value,
@@ -585,19 +600,32 @@ class ExpectimaxBot(Bot):
 # ---------------------------------------------------------------- factory and runner
 
 #: Names accepted by :func:`make_bot`.
-BOT_NAMES = ("random", "greedy", "expectimax")
+BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best")
+
+#: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
+#: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
+EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
+                                          "win_bonus": 2.0}
+#: ``best``: the strongest settings measured (docs/strength.md).
+BEST_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
+                                 "win_bonus": 2.0, "stop_z": 2.5, "plan": 4}
 
 
 #: Settings of ``expectimax:key=value,...`` and the ExpectimaxBot argument each sets.
 _EXPECTIMAX_KEYS = {"depth": "depth", "samples": "samples", "leaf": "leaf", "win": "win_bonus",
-                    "halving": "halving"}
+                    "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan"}
+#: Settings read as decimal numbers (the others are whole numbers, or a word for leaf).
+_FLOAT_KEYS = ("win", "time", "stop")
 
 
-def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
-    """``D`` (a depth) or ``key=value`` pairs separated by commas."""
+def _expectimax_from_spec(spec: str, seed: int | None,
+                          base: dict[str, Any] | None = None) -> "ExpectimaxBot":
+    """``D`` (a depth) or ``key=value`` pairs separated by commas, over the
+    settings ``base`` (default: the ExpectimaxBot defaults)."""
+    kwargs: dict[str, Any] = dict(base or {})
     if spec.isdigit():
-        return ExpectimaxBot(seed, depth=int(spec))
-    kwargs: dict[str, Any] = {}
+        kwargs["depth"] = int(spec)
+        return ExpectimaxBot(seed, **kwargs)
     for item in spec.split(","):
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
@@ -606,7 +634,7 @@ def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
                              f"{', '.join(_EXPECTIMAX_KEYS)} (e.g. expectimax:depth=2,samples=64)")
         try:
             kwargs[_EXPECTIMAX_KEYS[key]] = value if key == "leaf" else (
-                float(value) if key == "win" else int(value))
+                float(value) if key in _FLOAT_KEYS else int(value))
             if key == "halving" and value not in ("0", "1"):
                 raise ValueError
         except ValueError:
@@ -616,9 +644,13 @@ def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"`` or
-    ``"expectimax"`` (its defaults); ``expectimax:D`` for depth D, or
-    ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W`` (any of them)."""
+    """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"``,
+    ``"expectimax"`` (its defaults), ``"expectimax-v1"`` (the fixed baseline:
+    depth 1, 256 samples, greedy playouts, win bonus 2) or ``"best"`` (the
+    strongest bot measured, :data:`BEST_SETTINGS`); ``expectimax:D`` for depth
+    D, or ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W,halving=0|1,
+    time=MS,stop=Z,plan=K`` (any of them); ``best:key=value,...`` changes
+    settings of the best bot (``best:time=200``)."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key == "random":
         return RandomBot(seed)
@@ -626,8 +658,14 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return GreedyBot(seed)
     if key == "expectimax":
         return ExpectimaxBot(seed)
+    if key == "expectimax-v1":
+        return ExpectimaxBot(seed, **EXPECTIMAX_V1_SETTINGS)
+    if key == "best":
+        return ExpectimaxBot(seed, **BEST_SETTINGS)
     if isinstance(key, str) and key.startswith("expectimax:"):
         return _expectimax_from_spec(key[len("expectimax:"):], seed)
+    if isinstance(key, str) and key.startswith("best:"):
+        return _expectimax_from_spec(key[len("best:"):], seed, BEST_SETTINGS)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 
