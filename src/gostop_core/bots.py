@@ -26,6 +26,10 @@ Three bots are provided:
     :class:`ExpectimaxBot` searches the game tree from its view with the
     compiled expectimax of :mod:`gostop_core.search` (flips as chance nodes,
     opponents' hands sampled from the unseen cards; docs/search.md).
+
+Two more names select expectimax settings: ``best`` the strongest measured
+(:data:`BEST_SETTINGS`, docs/strength.md), ``expectimax-v1`` the first
+expectimax bot, unchanged, as a baseline (:data:`EXPECTIMAX_V1_SETTINGS`).
 """
 
 from __future__ import annotations
@@ -515,8 +519,15 @@ class ExpectimaxBot(Bot):
     depends on hidden cards and repeats its choices.  A single legal move is
     played without a search.
 
+    Budgets: ``time_ms`` (> 0) stops the sampling after that many milliseconds
+    (the result then depends on the machine's speed); ``stop_z`` (> 0) stops
+    it once the best move leads every other by ``stop_z`` standard errors
+    (deterministic).  ``plan`` (> 0) plans the bot's own later Go/Stop
+    decisions inside the playouts with ``plan`` nested playouts per Go, on
+    fresh deals of the cards it cannot see there.
+
     Settings can also be given by name to :func:`make_bot`:
-    ``expectimax:depth=2,samples=64,leaf=estimate,win=0``."""
+    ``expectimax:depth=2,samples=64,leaf=estimate,win=0,time=200,stop=2.5,plan=4``."""
 
     name = "expectimax"
 
