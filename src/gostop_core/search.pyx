@@ -668,14 +668,24 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
     return terminal_value(&w, c)
 
 
+cdef inline void shuffle_cards(uint8_t* cards, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates shuffle of ``cards[0:n]`` with the splitmix64 stream ``rng``."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = bounded(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
 cdef void redeal_unseen(GameStateC* w, int seat, uint64_t* rng) noexcept nogil:
     """Deal the cards ``seat`` cannot see in ``w`` (the other hands and the rest
     of the stock) again at random, each hand keeping its size."""
     cdef uint8_t cards[50]
     cdef int count[MAX_PLAYERS]
-    cdef int i, j, q, k = 0, npool = 0
+    cdef int i, q, k = 0, npool = 0
     cdef uint64_t rest
-    cdef uint8_t tmp
     for q in range(w.nplayers):
         count[q] = 0
         if q == seat:
@@ -690,11 +700,7 @@ cdef void redeal_unseen(GameStateC* w, int seat, uint64_t* rng) noexcept nogil:
     for i in range(w.stock_pos, w.stock_len):
         cards[npool] = w.stock[i]
         npool += 1
-    for i in range(npool - 1, 0, -1):
-        j = bounded(rng, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
+    shuffle_cards(cards, npool, rng)
     for q in range(w.nplayers):
         for i in range(count[q]):
             w.hand[q] |= GS_BIT(cards[k])
@@ -865,16 +871,11 @@ cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* po
     """Deal the unseen ``pool`` at random: ``need[q]`` cards to each other hand,
     the rest to the stock."""
     cdef uint8_t cards[50]
-    cdef int i, j, q, k = 0
-    cdef uint8_t tmp
+    cdef int i, q, k = 0
     out[0] = base[0]
     for i in range(npool):
         cards[i] = pool[i]
-    for i in range(npool - 1, 0, -1):
-        j = bounded(rng, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
+    shuffle_cards(cards, npool, rng)
     for q in range(base.nplayers):
         if q == seat:
             continue
