@@ -617,9 +617,10 @@ BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best")
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
 EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
                                           "win_bonus": 2.0}
-#: ``best``: the strongest settings measured (docs/strength.md).
-BEST_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
-                                 "win_bonus": 2.0, "stop_z": 2.5, "plan": 4}
+#: ``best``: the strongest settings measured (docs/strength.md).  Still those of
+#: ``expectimax-v1``: the planned Go/Stop with the early stop
+#: (``expectimax:plan=4,stop=2.5``) did not measure stronger.
+BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
 
 
 #: Settings of ``expectimax:key=value,...`` and the ExpectimaxBot argument each sets.
