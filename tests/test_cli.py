@@ -308,7 +308,7 @@ def final_ledger(output: str) -> dict[str, int]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_play_auto_runs_a_whole_game(players):
-    result = invoke("play", "--auto", "--players", str(players), "--seed", "17")
+    result = invoke("play", "--auto", "--players", str(players), "--seed", "17", "--bot", "greedy")
     assert result.exit_code == 0
     out = result.stdout
     assert "Hand over" in out and "Standings" in out
@@ -324,7 +324,7 @@ def test_play_auto_runs_a_whole_game(players):
 @pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
 def test_play_auto_quiet_plays_a_match_under_every_preset(preset, players):
     result = invoke("play", "--auto", "--quiet", "--rules", preset, "--players", str(players),
-                    "--seed", "8", "--hands", "3")
+                    "--seed", "8", "--hands", "3", "--bot", "greedy")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     assert lines[0] == f"Go-Stop (고스톱) · {preset} rules · {players} players · 3 hands · seed 8"
@@ -747,7 +747,7 @@ def test_perft_suite_not_utf8_is_one_line(tmp_path):
 @pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
 def test_play_reference_auto_quiet_runs_a_match(preset, players):
     args = ("play", "--auto", "--quiet", "--rules", preset, "--players", str(players),
-            "--seed", "5", "--hands", "3")
+            "--seed", "5", "--hands", "3", "--bot", "greedy")
     plain = invoke(*args)
     checked = invoke(*args, "--reference")
     assert checked.exit_code == 0, checked.stderr

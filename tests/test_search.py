@@ -138,9 +138,15 @@ def _permute_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     return Game.from_position(format_position(game.rules, f))
 
 
+def planning_bot(seed: int = 0) -> ExpectimaxBot:
+    """The best bot's kind of search, small: early stop, planned Go/Stop in playouts."""
+    return ExpectimaxBot(seed, samples=40, stop_z=1.0, plan=2)
+
+
+@pytest.mark.parametrize("make", [small_bot, planning_bot])
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 4), ("traditional", 3),
                                             ("standard", 2), ("family", 4)])
-def test_search_never_reads_hidden_cards(preset, players):
+def test_search_never_reads_hidden_cards(preset, players, make):
     rng = random.Random(11)
     checked = 0
     for seed in range(3):
@@ -153,8 +159,8 @@ def test_search_never_reads_hidden_cards(preset, players):
             assert other.view(seat).to_str() == g.view(seat).to_str()
             if other.position() == g.position():
                 continue
-            a = small_bot(seed).analyse(g.view(seat))
-            b = small_bot(seed).analyse(other.view(seat))
+            a = make(seed).analyse(g.view(seat))
+            b = make(seed).analyse(other.view(seat))
             assert [(str(r.move), r.value, r.line) for r in a] == \
                    [(str(r.move), r.value, r.line) for r in b]
             checked += 1
@@ -199,8 +205,9 @@ def test_hint_json_ranks_every_legal_move():
 def test_hint_from_a_view_string_matches_the_position():
     game = Game(seed=9)
     runner = CliRunner()
-    a = json.loads(runner.invoke(cli, ["hint", game.position(), "--json"]).output)
-    b = json.loads(runner.invoke(cli, ["hint", game.view(0).to_str(), "--json"]).output)
+    # no time limit: on a busy machine a limit would cut the two searches at different samples
+    a = json.loads(runner.invoke(cli, ["hint", game.position(), "--json", "--time", "0"]).output)
+    b = json.loads(runner.invoke(cli, ["hint", game.view(0).to_str(), "--json", "--time", "0"]).output)
     assert a["moves"] == b["moves"]
     text = runner.invoke(cli, ["hint", game.view(0).to_str(), "--depth", "1"])
     assert text.exit_code == 0 and "depth 1" in text.output

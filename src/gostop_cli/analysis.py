@@ -15,7 +15,7 @@ import click
 from gostop_core import GoStopError, Game, Move, PlayerView, Rules, preset_names
 from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
-from gostop_core.bots import ExpectimaxBot, RankedMove, make_bot
+from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
 from gostop_cli.options import CommandError, backend_options, make_rules
 
@@ -41,17 +41,31 @@ def _view_text(position: str) -> tuple[str, int]:
     return game.view(seat).to_str(), seat
 
 
+#: Default time budget of ``gostop hint`` in milliseconds: the search stops
+#: sampling there even when the choice is still close.
+HINT_TIME_MS = 800.0
+
+
 def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | None = None,
-               seed: int = 0, leaf: str | None = None) -> list[RankedMove]:
-    """Every legal move of the view's seat ranked by the expectimax bot, valued
-    in the payout's units: the net points (chips, balance) the hand is expected
-    to bring that seat from this decision on.  Chips already paid this hand (a
-    first-turn ppeok...) are left out, and so is the bot's own preference for
-    won hands (its win bonus), so a Stop is worth exactly what it pays."""
+               seed: int = 0, leaf: str | None = None,
+               time_ms: float | None = None) -> list[RankedMove]:
+    """Every legal move of the view's seat ranked by the best bot's search
+    (``make_bot("best")``; ``depth``, ``samples``, ``leaf`` override its
+    settings, ``time_ms`` caps the search, default :data:`HINT_TIME_MS`, 0 for
+    no cap), valued in the payout's units: the net points (chips, balance) the
+    hand is expected to bring that seat from this decision on.  Chips already
+    paid this hand (a first-turn ppeok...) are left out, and so is the bot's own
+    preference for won hands (its win bonus), so a Stop is worth exactly what it
+    pays."""
     text = view if isinstance(view, str) else view.to_str()
     _, fields = parse_view(text)
     booked = fields["chips"][fields["seat"]]
-    bot = ExpectimaxBot(seed, depth=depth, samples=samples, leaf=leaf, win_bonus=0.0)
+    settings: dict[str, Any] = dict(BEST_SETTINGS, win_bonus=0.0,
+                                    time_ms=HINT_TIME_MS if time_ms is None else time_ms)
+    for key, value in (("depth", depth), ("samples", samples), ("leaf", leaf)):
+        if value is not None:
+            settings[key] = value
+    bot = ExpectimaxBot(seed, **settings)
     return [replace(r, value=r.value - booked) for r in bot.analyse(text)]
 
 
@@ -96,20 +110,28 @@ def payout_unit(rules: Rules) -> str:
 Examples:
   gostop hint "$(gostop deal --seed 7)"
   gostop hint "gostop-view/1 rules=casual players=2 seat=0 ..." --json
-  gostop hint "$(gostop deal --seed 7)" --depth 2 --samples 32""")
+  gostop hint "$(gostop deal --seed 7)" --depth 2 --samples 32
+  gostop hint "$(gostop deal --seed 7)" --time 3000    # a longer look""")
 @click.argument("position")
-@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=ExpectimaxBot.DEPTH, show_default=True,
+@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=BEST_SETTINGS["depth"],
+              show_default=True,
               help="Search depth in turns (1: this turn; 2: and the next seat's).")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=ExpectimaxBot.SAMPLES,
-              show_default=True, help="Deals of the unseen cards searched and averaged.")
-@click.option("--leaf", type=click.Choice(ExpectimaxBot.LEAVES), default=ExpectimaxBot.LEAF,
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=BEST_SETTINGS["samples"],
+              show_default=True,
+              help="Most deals of the unseen cards searched and averaged (fewer once the "
+                   "best move is clear, or when the time is up).")
+@click.option("--time", "time_ms", type=click.FloatRange(0, 3_600_000), default=HINT_TIME_MS,
+              show_default=True, metavar="MS",
+              help="Time budget in milliseconds (0: none); the search stops sampling there.")
+@click.option("--leaf", type=click.Choice(ExpectimaxBot.LEAVES), default=BEST_SETTINGS["leaf"],
               show_default=True,
               help="Value past the depth: the hand played out by the greedy policy, or the "
                    "fitted estimate.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 32 - 1), default=0, show_default=True,
               help="Seed of the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json: bool) -> None:
+def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, seed: int,
+         as_json: bool) -> None:
     """Rank every legal move of POSITION with its expected value and principal line.
 
     POSITION is a position string (gostop/1 ..., the seat to move is advised and
@@ -124,7 +146,7 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
     started = time.perf_counter()
     try:
         view, seat = _view_text(position)
-        ranked = hint_moves(view, depth, samples, seed, leaf)
+        ranked = hint_moves(view, depth, samples, seed, leaf, time_ms)
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     ms = (time.perf_counter() - started) * 1000
@@ -133,13 +155,15 @@ def hint(position: str, depth: int, samples: int, leaf: str, seed: int, as_json:
     known = format_mask(fields["hand"] | fields["field"]).split()
     if as_json:
         click.echo(json.dumps({
-            "seat": seat, "depth": depth, "samples": samples, "leaf": leaf, "ms": round(ms, 1),
+            "seat": seat, "depth": depth, "samples": max(r.samples for r in ranked),
+            "leaf": leaf, "ms": round(ms, 1),
             "unit": unit, "best": str(ranked[0].move),
             "moves": [dict(r.as_dict(), public_line=public_line(r.line, known=known))
                       for r in ranked],
         }, indent=2))
         return
-    click.echo(f"Seat {seat} to move; expectimax depth {depth}, {samples} samples, "
+    click.echo(f"Seat {seat} to move; expectimax depth {depth}, "
+               f"{max(r.samples for r in ranked)} samples, "
                f"{leaf} leaves ({ms:.0f} ms); values: expected net {unit} from here")
     width = max(len(str(r.move)) for r in ranked)
     for i, r in enumerate(ranked, 1):
@@ -175,7 +199,8 @@ class OrderedRecords:
 
 @click.command(epilog="""\b
 Examples:
-  gostop arena expectimax greedy --deals 200
+  gostop arena best expectimax-v1 --deals 200 --seed 1000000
+  gostop arena expectimax:time=100 greedy --deals 100 --json
   gostop arena expectimax random --deals 100 --json
   gostop arena expectimax greedy greedy --players 3 --rules traditional
   gostop arena greedy random --deals 50 --records games.jsonl
@@ -220,7 +245,7 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
           records_path: str | None, backend: str, address: str | None, batch: int | None,
           as_json: bool) -> None:
     """Bots against each other on duplicate deals (BOTS: one per seat, fewer are
-    completed with the last; default: expectimax greedy).  Each deal is replayed
+    completed with the last; default: best greedy).  Each deal is replayed
     with the seats rotated.  Reports each bot's mean net points per game with a
     95% confidence interval (over deals), its win rate, its games lost by
     forfeit, and the draw rate."""
@@ -229,7 +254,7 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     from gostop_core.arena import run_arena
     from gostop_core.plugins import resolve_bot
     rules = make_rules(preset, overrides)
-    names = list(bots) or ["expectimax", "greedy"]
+    names = list(bots) or ["best", "greedy"]
     for name in names:
         try:
             resolve_bot(name)

@@ -88,9 +88,10 @@ def split_bot_names(text: str) -> list[str]:
         if not part:
             continue
         low = part.lower()
-        if low in BOT_NAMES or low.startswith("expectimax"):
+        if low in BOT_NAMES or low.startswith(("expectimax", "best:")):
             part = low  # built-in names are case-insensitive; paths and commands are not
-        if "=" in part and ":" not in part and names and names[-1].startswith("expectimax:"):
+        if ("=" in part and ":" not in part and names
+                and names[-1].startswith(("expectimax:", "best:"))):
             names[-1] += "," + low
         else:
             names.append(part)
@@ -130,10 +131,11 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
               help="Hands in the match: the winner deals next where the rules say, a drawn "
                    "hand doubles the next payment where they say, and a ledger keeps "
                    "every player's chips.")
-@click.option("--bot", "--bots", "bots", default="greedy", show_default=True,
+@click.option("--bot", "--bots", "bots", default="best", show_default=True,
               metavar="BOT[,BOT...]",
               help=f"Bots for the other seats ({', '.join(BOT_NAMES)}, "
-                   "expectimax:depth=D,samples=N,..., path/to/file.py:Class, "
+                   "expectimax:depth=D,samples=N,time=MS,...; best:time=MS thinks at most "
+                   "MS milliseconds a move; path/to/file.py:Class, "
                    "package.module:Class, an installed bot, or cmd:COMMAND for a program "
                    "speaking the bot protocol): one for all, or one per seat in seat order.")
 @click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,

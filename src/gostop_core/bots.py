@@ -26,6 +26,10 @@ Three bots are provided:
     :class:`ExpectimaxBot` searches the game tree from its view with the
     compiled expectimax of :mod:`gostop_core.search` (flips as chance nodes,
     opponents' hands sampled from the unseen cards; docs/search.md).
+
+Two more names select expectimax settings: ``best`` the strongest measured
+(:data:`BEST_SETTINGS`, docs/strength.md), ``expectimax-v1`` the first
+expectimax bot, unchanged, as a baseline (:data:`EXPECTIMAX_V1_SETTINGS`).
 """
 
 from __future__ import annotations
@@ -41,9 +45,10 @@ from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.rules import Rules
 from gostop_core.scoring import score
-from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
+from gostop_core.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "RankedMove", "BOT_NAMES",
+           "BEST_SETTINGS", "EXPECTIMAX_V1_SETTINGS",
            "make_bot", "make_builtin_bot", "play_game", "visible_capture", "capture_timing"]
 
 
@@ -529,8 +534,15 @@ class ExpectimaxBot(Bot):
     depends on hidden cards and repeats its choices.  A single legal move is
     played without a search.
 
+    Budgets: ``time_ms`` (> 0) stops the sampling after that many milliseconds
+    (the result then depends on the machine's speed); ``stop_z`` (> 0) stops
+    it once the best move leads every other by ``stop_z`` standard errors
+    (deterministic).  ``plan`` (> 0) plans the bot's own later Go/Stop
+    decisions inside the playouts with ``plan`` nested playouts per Go, on
+    fresh deals of the cards it cannot see there.
+
     Settings can also be given by name to :func:`make_bot`:
-    ``expectimax:depth=2,samples=64,leaf=estimate,win=0``."""
+    ``expectimax:depth=2,samples=64,leaf=estimate,win=0,time=200,stop=2.5,plan=4``."""
 
     name = "expectimax"
 
@@ -545,9 +557,20 @@ class ExpectimaxBot(Bot):
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  samples: int | None = None, leaf: str | None = None,
-                 win_bonus: float | None = None, halving: bool = False):
+                 win_bonus: float | None = None, halving: bool = False,
+                 time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0):
         self.seed = seed
         self.halving = bool(halving)
+        self.time_ms = float(time_ms)
+        self.stop_z = float(stop_z)
+        self.plan = int(plan)
+        if not (math.isfinite(self.time_ms) and self.time_ms >= 0):
+            raise ValueError(f"expectimax time must be 0 (no limit) or more milliseconds, "
+                             f"got {time_ms}")
+        if not (math.isfinite(self.stop_z) and self.stop_z >= 0):
+            raise ValueError(f"expectimax stop must be 0 (off) or a positive number, got {stop_z}")
+        if not 0 <= self.plan <= MAX_PLAN:
+            raise ValueError(f"expectimax plan must be 0..{MAX_PLAN}, got {plan}")
         self.depth = self.DEPTH if depth is None else int(depth)
         self.samples = self.SAMPLES if samples is None else int(samples)
         self.leaf = self.LEAF if leaf is None else leaf
@@ -574,7 +597,10 @@ class ExpectimaxBot(Bot):
         seed = zlib.crc32(text.encode()) ^ ((self.seed or 0) * 0x9E3779B1)
         result = search_fields(rules, fields, self.depth, self.samples, seed,
                                rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
-                               halving=self.halving)
+                               halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
+                               plan=self.plan)
+        self.last_samples = result["samples"]
+        self.last_stopped = result["stopped"]
         self.nodes += result["nodes"]
         seat = fields["seat"]
         ranked = [RankedMove(Move.from_code(code), value,
@@ -600,19 +626,33 @@ class ExpectimaxBot(Bot):
 # ---------------------------------------------------------------- factory and runner
 
 #: Names accepted by :func:`make_bot`.
-BOT_NAMES = ("random", "greedy", "expectimax")
+BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best")
+
+#: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
+#: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
+EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
+                                          "win_bonus": 2.0}
+#: ``best``: the strongest settings measured (docs/strength.md).  Still those of
+#: ``expectimax-v1``: the planned Go/Stop with the early stop
+#: (``expectimax:plan=4,stop=2.5``) did not measure stronger.
+BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
 
 
 #: Settings of ``expectimax:key=value,...`` and the ExpectimaxBot argument each sets.
 _EXPECTIMAX_KEYS = {"depth": "depth", "samples": "samples", "leaf": "leaf", "win": "win_bonus",
-                    "halving": "halving"}
+                    "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan"}
+#: Settings read as decimal numbers (the others are whole numbers, or a word for leaf).
+_FLOAT_KEYS = ("win", "time", "stop")
 
 
-def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
-    """``D`` (a depth) or ``key=value`` pairs separated by commas."""
+def _expectimax_from_spec(spec: str, seed: int | None,
+                          base: dict[str, Any] | None = None) -> "ExpectimaxBot":
+    """``D`` (a depth) or ``key=value`` pairs separated by commas, over the
+    settings ``base`` (default: the ExpectimaxBot defaults)."""
+    kwargs: dict[str, Any] = dict(base or {})
     if spec.isdigit():
-        return ExpectimaxBot(seed, depth=int(spec))
-    kwargs: dict[str, Any] = {}
+        kwargs["depth"] = int(spec)
+        return ExpectimaxBot(seed, **kwargs)
     for item in spec.split(","):
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
@@ -621,7 +661,7 @@ def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
                              f"{', '.join(_EXPECTIMAX_KEYS)} (e.g. expectimax:depth=2,samples=64)")
         try:
             kwargs[_EXPECTIMAX_KEYS[key]] = value if key == "leaf" else (
-                float(value) if key == "win" else int(value))
+                float(value) if key in _FLOAT_KEYS else int(value))
             if key == "halving" and value not in ("0", "1"):
                 raise ValueError
         except ValueError:
@@ -631,9 +671,13 @@ def _expectimax_from_spec(spec: str, seed: int | None) -> "ExpectimaxBot":
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"`` or
-    ``"expectimax"`` (its defaults); ``expectimax:D`` for depth D, or
-    ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W`` (any of them).
+    """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"``,
+    ``"expectimax"`` (its defaults), ``"expectimax-v1"`` (the fixed baseline:
+    depth 1, 256 samples, greedy playouts, win bonus 2) or ``"best"`` (the
+    strongest bot measured, :data:`BEST_SETTINGS`); ``expectimax:D`` for depth
+    D, or ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W,halving=0|1,
+    time=MS,stop=Z,plan=K`` (any of them); ``best:key=value,...`` changes
+    settings of the best bot (``best:time=200``).
     Any other bot specification (``path/to/file.py:Class``,
     ``package.module:Class``, a name registered under the ``gostop.bots`` entry
     points, ``cmd:COMMAND``) is resolved by :func:`gostop_core.plugins.resolve_bot`;
@@ -641,7 +685,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if not isinstance(name, str):
         raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
     key = name.strip().lower()
-    if key in BOT_NAMES or key.startswith("expectimax:"):
+    if key in BOT_NAMES or key.startswith(("expectimax:", "best:")):
         return make_builtin_bot(key, seed)
     from gostop_core.plugins import resolve_bot
     return resolve_bot(name).make(seed)
@@ -655,8 +699,14 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
         return GreedyBot(seed)
     if name == "expectimax":
         return ExpectimaxBot(seed)
+    if name == "expectimax-v1":
+        return ExpectimaxBot(seed, **EXPECTIMAX_V1_SETTINGS)
+    if name == "best":
+        return ExpectimaxBot(seed, **BEST_SETTINGS)
     if name.startswith("expectimax:"):
         return _expectimax_from_spec(name[len("expectimax:"):], seed)
+    if name.startswith("best:"):
+        return _expectimax_from_spec(name[len("best:"):], seed, BEST_SETTINGS)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 

@@ -21,9 +21,13 @@ ctypedef struct SearchCtx:
     double win_bonus          # added to a won hand's value (taken from a lost one's)
     uint64_t nodes            # decision and chance nodes visited
     int32_t* pv_end           # the last usable slot of the principal line being filled
+    int plan                  # playouts per Go at the root seat's Go/Stop inside a playout (0: greedy rule)
+    int planning              # 1 while such a nested playout runs (no nesting deeper)
+    uint64_t plan_rng         # the nested playouts' re-deal of the unseen cards
 
 cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil
+cdef int plan_go_stop(const GameStateC* s, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil
 cdef double terminal_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil
 cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen) noexcept nogil

@@ -43,8 +43,10 @@ The model (docs/search.md has the long form):
   the bot is asked to win hands, not only to book points.
 """
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t
-from libc.math cimport exp, fabs
+from libc.math cimport exp, fabs, sqrt
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from gostop_core.cards cimport (
     GS_BIT, GS_MONTH_MASK, GS_NO_CARD, GS_CARD_X2, GS_CARD_X3, GS_MASK_BONUS,
@@ -85,6 +87,15 @@ DEFAULT_BETA = 0.511
 LEAF_WEIGHTS = (3.953, 2.315, 2.853, 2.876, 1.116, 1.909, -0.095, 0.264, 0.95,
                 0.045, 0.219, 0.897, -2.0, 0.0, 0.0, 0.0)
 CHANCE_SEAT = PV_CHANCE_SEAT
+#: Early stop (``stop_z``): first check after this many samples, then every
+#: STOP_CHECK; a move within DEFAULT_TOLERANCE points of the best counts as tied.
+DEFAULT_MIN_SAMPLES = 32
+cdef enum:
+    STOP_EVERY = 8
+STOP_CHECK = STOP_EVERY
+DEFAULT_TOLERANCE = 0.1
+#: Bound of ``plan`` (nested playouts per planned Go).
+MAX_PLAN = 64
 DEFAULT_REACH = LEAF_WEIGHTS[11]
 
 
@@ -638,7 +649,10 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
         n = generate_moves(&w, c.r, moves)
         if n == 0 or gs_interrupted():
             break
-        move = moves[policy_move(&w, c.r, moves, n)]
+        if c.plan > 0 and not c.planning and w.phase == PHASE_GO_STOP and w.to_move == c.root:
+            move = moves[plan_go_stop(&w, c, moves, n)]
+        else:
+            move = moves[policy_move(&w, c.r, moves, n)]
         pos = w.stock_pos
         if pv != NULL and w.turns - s.turns < ROLLOUT_PV_TURNS and pv < c.pv_end:
             pv[0] = pv_entry(w.to_move, move)
@@ -656,6 +670,77 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
     if w.phase != PHASE_OVER:
         return leaf_value(&w, c)
     return terminal_value(&w, c)
+
+
+cdef inline void shuffle_cards(uint8_t* cards, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates shuffle of ``cards[0:n]`` with the splitmix64 stream ``rng``."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = bounded(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+cdef void redeal_unseen(GameStateC* w, int seat, uint64_t* rng) noexcept nogil:
+    """Deal the cards ``seat`` cannot see in ``w`` (the other hands and the rest
+    of the stock) again at random, each hand keeping its size."""
+    cdef uint8_t cards[50]
+    cdef int count[MAX_PLAYERS]
+    cdef int i, q, k = 0, npool = 0
+    cdef uint64_t rest
+    for q in range(w.nplayers):
+        count[q] = 0
+        if q == seat:
+            continue
+        rest = w.hand[q]
+        count[q] = gs_popcount(rest)
+        while rest:
+            cards[npool] = gs_lowest(rest)
+            npool += 1
+            rest &= rest - 1
+        w.hand[q] = 0
+    for i in range(w.stock_pos, w.stock_len):
+        cards[npool] = w.stock[i]
+        npool += 1
+    shuffle_cards(cards, npool, rng)
+    for q in range(w.nplayers):
+        for i in range(count[q]):
+            w.hand[q] |= GS_BIT(cards[k])
+            k += 1
+    for i in range(w.stock_pos, w.stock_len):
+        w.stock[i] = cards[k]
+        k += 1
+
+
+cdef int plan_go_stop(const GameStateC* s, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil:
+    """The searching seat's Go/Stop inside a playout, planned instead of the
+    greedy rule of thumb: a Stop is worth what it books; a Go is worth the mean
+    of ``c.plan`` greedy playouts after it, each on a fresh deal of the cards the
+    seat cannot see at ``s`` (so the choice does not depend on the sample's
+    hidden cards).  Returns the index of the move chosen."""
+    cdef GameStateC w
+    cdef int i, k, go_i = -1, stop_i = -1
+    cdef double go_v = 0.0, stop_v
+    for i in range(n):
+        if move_kind(moves[i]) == MOVE_GO:
+            go_i = i
+        elif move_kind(moves[i]) == MOVE_STOP:
+            stop_i = i
+    if go_i < 0 or stop_i < 0:
+        return policy_move(s, c.r, moves, n)
+    c.planning = 1
+    w = s[0]
+    apply_move(&w, c.r, moves[stop_i], NULL)
+    stop_v = terminal_value(&w, c) if w.phase == PHASE_OVER else rollout_value(&w, c, NULL, NULL)
+    for k in range(c.plan):
+        w = s[0]
+        redeal_unseen(&w, c.root, &c.plan_rng)
+        apply_move(&w, c.r, moves[go_i], NULL)
+        go_v += rollout_value(&w, c, NULL, NULL)
+    c.planning = 0
+    return go_i if go_v / c.plan > stop_v else stop_i
 
 
 # ---------------------------------------------------------------- the search
@@ -802,16 +887,11 @@ cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* po
     """Deal the unseen ``pool`` at random: ``need[q]`` cards to each other hand,
     the rest to the stock."""
     cdef uint8_t cards[50]
-    cdef int i, j, q, k = 0
-    cdef uint8_t tmp
+    cdef int i, q, k = 0
     out[0] = base[0]
     for i in range(npool):
         cards[i] = pool[i]
-    for i in range(npool - 1, 0, -1):
-        j = bounded(rng, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
+    shuffle_cards(cards, npool, rng)
     for q in range(base.nplayers):
         if q == seat:
             continue
@@ -870,18 +950,63 @@ cdef int keep_better_half(const double* values, bint* alive, int n, int nalive) 
     return left
 
 
+cdef double now_ms() noexcept nogil:
+    """Milliseconds on the monotonic clock."""
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec * 1000.0 + t.tv_nsec / 1e6
+
+
+cdef bint is_decided(const double* per, const bint* alive, const double* values, int n, int done,
+                     double z, double tolerance) noexcept nogil:
+    """Whether the best move so far is known well enough: for every other move
+    still searched, the best one's lead (paired over the ``done`` samples, which
+    every alive move shares) is above ``-tolerance`` by ``z`` standard errors."""
+    cdef int i, j, d, best = -1
+    cdef double m, sq, diff, se
+    for i in range(n):
+        if alive[i] and (best < 0 or values[i] > values[best]):
+            best = i
+    for j in range(n):
+        if j == best or not alive[j]:
+            continue
+        m = 0.0
+        sq = 0.0
+        for d in range(done):
+            diff = per[d * n + best] - per[d * n + j]
+            m += diff
+            sq += diff * diff
+        m /= done
+        se = sqrt(max(sq / done - m * m, 0.0) / (done - 1)) if done > 1 else 1e300
+        if m - z * se <= -tolerance:
+            return False
+    return True
+
+
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
                   seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None,
-                  bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False):
+                  bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False,
+                  double time_ms=0.0, double stop_z=0.0, int min_samples=DEFAULT_MIN_SAMPLES,
+                  double tolerance=DEFAULT_TOLERANCE, int plan=0):
     """Expectimax from a player's view (``parse_view`` fields; the seat must be
     the one to move).  ``rollout`` picks the leaf value (True: the hand played
     out by the greedy policy; False: the fitted estimate, with ``beta``,
     ``reach`` and ``weights``); ``win_bonus`` is added to a won hand's value
     and taken from a lost one's; ``halving`` searches the better half of the
     moves on twice the samples, from a quarter of them up (docs/search.md).
+    ``time_ms`` (> 0) stops the sampling when that many milliseconds have
+    passed (the clock is read after every root move of every sample; a sample
+    cut short is dropped, at least one is always completed).  ``stop_z`` (> 0)
+    stops it, every ``STOP_CHECK`` samples from ``min_samples`` on, once the
+    best move's paired lead over every other move is above ``-tolerance`` by
+    ``stop_z`` standard errors (a decided choice needs no more samples).
+    ``plan`` (> 0) plans the seat's own Go/Stop decisions inside the playouts:
+    a Go is valued by ``plan`` greedy playouts on fresh deals of the cards the
+    seat cannot see there, a Stop by what it books (``plan_go_stop``).
     Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
-    "counts"}`` with moves in generation order, ``counts`` the samples each
-    move's value averages; ``line`` is
+    "counts", "stopped"}`` with moves in generation order, ``counts`` the samples each
+    move's value averages (``samples``: the most of them), ``stopped`` why the
+    sampling ended (``"samples"``, ``"time"`` or ``"decided"``); ``line`` is
     the principal line of the first sample as ``(seat, code)`` pairs, seat
     ``CHANCE_SEAT`` for a card turned or drawn from the stock (code = card)."""
     cdef GameStateC base, work
@@ -898,6 +1023,10 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     cdef uint64_t rng, unseen, visible
     cdef int32_t* pvp
     cdef int* lenp
+    cdef double* per
+    cdef double started, v
+    cdef int done = 0, reason = 0
+    cdef bint cut
     if depth < 1 or depth > MAX_DEPTH:
         raise ValueError(f"depth must be 1..{MAX_DEPTH}")
     if samples < 1 or samples > SEARCH_MAX_SAMPLES:
@@ -943,6 +1072,13 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         ctx.w[i] = weights[i]
     if reach >= 0.0:
         ctx.w[11] = reach  # points expected per card in hand
+    if plan < 0 or plan > MAX_PLAN:
+        raise ValueError(f"plan must be 0..{MAX_PLAN}")
+    if time_ms < 0.0 or stop_z < 0.0 or tolerance < 0.0:
+        raise ValueError("time_ms, stop_z and tolerance must not be negative")
+    ctx.plan = plan
+    ctx.planning = 0
+    ctx.plan_rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF) ^ <uint64_t>0xA5A5A5A55A5A5A5A
     n = generate_moves(&base, &rules.c, moves)
     if n == 0:
         raise ValueError(f"seat {seat} has no legal move in this view")
@@ -954,10 +1090,15 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     nalive = n
     round_end = samples // 4 if halving and samples >= 8 else samples
+    per = <double*>malloc(samples * n * sizeof(double))
+    if per == NULL:
+        raise MemoryError()
     gs_poll_begin(_in_main_thread())
     with nogil:
+        started = now_ms()
         for d in range(samples):
             determinize(&base, &work, pool, npool, need, seat, &rng)
+            cut = False
             for i in range(n):
                 if not alive[i] or gs_interrupted():
                     continue
@@ -969,22 +1110,43 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                 else:
                     pvp = NULL
                     lenp = NULL
-                values[i] += move_value(&work, &ctx, moves[i], depth, pvp, lenp)
-                counts[i] += 1
-            if d + 1 == round_end and d + 1 < samples:
+                per[d * n + i] = move_value(&work, &ctx, moves[i], depth, pvp, lenp)
+                if time_ms > 0.0 and done > 0 and now_ms() - started >= time_ms:
+                    cut = True  # out of time inside a sample: it is dropped
+                    break
+            if cut:
+                reason = 1
+                break
+            for i in range(n):
+                if alive[i]:
+                    values[i] += per[d * n + i]
+                    counts[i] += 1
+            done = d + 1
+            if done == samples:
+                break
+            if time_ms > 0.0 and now_ms() - started >= time_ms:
+                reason = 1
+                break
+            if (stop_z > 0.0 and done >= min_samples and done % STOP_EVERY == 0
+                    and is_decided(per, alive, values, n, done, stop_z, tolerance)):
+                reason = 2
+                break
+            if done == round_end:
                 # successive halving: the better half of the moves still searched
                 # (at least two) go on to twice the samples
                 nalive = keep_better_half(values, alive, n, nalive)
-                round_end = 2 * (d + 1)
+                round_end = 2 * done
             if gs_interrupted():
                 break
+    free(per)
     gs_raise_if_interrupted()
     out = []
     for i in range(n):
         line = [(pvs[i][k] >> 16, pvs[i][k] & 0xFFFF) for k in range(min(pvlens[i] + 1, SEARCH_MAX_PV))]
         out.append((moves[i], values[i] / counts[i], line))
-    return {"moves": out, "nodes": ctx.nodes, "samples": samples, "depth": depth,
-            "counts": [counts[i] for i in range(n)]}
+    return {"moves": out, "nodes": ctx.nodes, "samples": done, "depth": depth,
+            "counts": [counts[i] for i in range(n)],
+            "stopped": ("samples", "time", "decided")[reason]}
 
 
 def chance_distribution(Rules rules, dict fields, int samples=1, seed=0):
