@@ -186,10 +186,16 @@ def random_legal(legal, legal_count, rng: np.random.Generator) -> np.ndarray:
     lists of legal actions (``vg.legal``, ``vg.legal_count``): no scan of the
     mask, a few numpy operations on ``num_games`` entries."""
     count = np.asarray(legal_count)
+    lists = np.asarray(legal)
     if not count.all():
         raise ValueError("a game has no legal action")
-    pick = (rng.random(len(count)) * count).astype(np.intp)
-    return np.asarray(legal)[np.arange(len(count)), pick].astype(np.int64)
+    n, width = lists.shape
+    draw = rng.random(n)
+    draw *= count
+    pick = draw.astype(np.intp)
+    # one flat read: each game's pick offset to its row
+    pick += np.arange(0, n * width, width, dtype=np.intp)
+    return lists.reshape(-1).take(pick).astype(np.int64)
 
 
 __all__ = ["NUM_ACTIONS", "check_rules", "random_actions", "random_legal", "HAND_SLOTS", "CHOICES", "ACTION_NAMES", "action_name",
