@@ -193,9 +193,7 @@ def random_legal(legal, legal_count, rng: np.random.Generator) -> np.ndarray:
     if not count.all():
         raise ValueError("a game has no legal action")
     n, width = lists.shape
-    draw = rng.random(n)
-    draw *= count
-    pick = draw.astype(np.intp)
+    pick = (rng.random(n) * count).astype(np.intp)
     # one flat read: each game's pick offset to its row
     pick += np.arange(0, n * width, width, dtype=np.intp)
     return lists.reshape(-1).take(pick).astype(np.int64)
