@@ -84,11 +84,16 @@ cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
 
 
 cdef inline uint32_t bounded(uint64_t* state, uint32_t bound) noexcept nogil:
-    # Unbiased: reject the low values that would make the modulo uneven.
-    cdef uint64_t threshold = (<uint64_t>0 - bound) % bound
+    # Unbiased: reject the low values that would make the modulo uneven.  The
+    # threshold (2**64 mod bound) is below bound, so a draw of at least bound is
+    # never rejected: the threshold's division is only done for the rare others
+    # (the same draws and results, one division instead of two per shuffled card).
+    cdef uint64_t threshold
     cdef uint64_t x = splitmix64(state)
-    while x < threshold:
-        x = splitmix64(state)
+    if x < bound:
+        threshold = (<uint64_t>0 - bound) % bound
+        while x < threshold:
+            x = splitmix64(state)
     return <uint32_t>(x % bound)
 
 

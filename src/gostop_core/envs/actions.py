@@ -172,13 +172,16 @@ def random_actions(mask, rng: np.random.Generator) -> np.ndarray:
     numpy alone: a batch's random policy, e.g. for :class:`VectorGame`."""
     m = np.asarray(mask)
     n, k = m.shape
-    counts = np.count_nonzero(m, axis=1)
+    idx = np.flatnonzero(m)
+    # where each row's legal actions start in idx, and so how many each row has
+    # (one binary search per row instead of a second pass over the whole mask)
+    row_starts = np.arange(0, n * k, k, dtype=np.int64)
+    starts = np.searchsorted(idx, row_starts)
+    counts = np.diff(starts, append=len(idx))
     if not counts.all():
         raise ValueError("a row of the mask has no legal action")
-    idx = np.flatnonzero(m)
-    starts = np.cumsum(counts) - counts
     pick = starts + (rng.random(n) * counts).astype(np.int64)
-    return idx[pick] - np.arange(n, dtype=np.int64) * k
+    return idx[pick] - row_starts
 
 
 def random_legal(legal, legal_count, rng: np.random.Generator) -> np.ndarray:
@@ -186,10 +189,14 @@ def random_legal(legal, legal_count, rng: np.random.Generator) -> np.ndarray:
     lists of legal actions (``vg.legal``, ``vg.legal_count``): no scan of the
     mask, a few numpy operations on ``num_games`` entries."""
     count = np.asarray(legal_count)
+    lists = np.asarray(legal)
     if not count.all():
         raise ValueError("a game has no legal action")
-    pick = (rng.random(len(count)) * count).astype(np.intp)
-    return np.asarray(legal)[np.arange(len(count)), pick].astype(np.int64)
+    n, width = lists.shape
+    pick = (rng.random(n) * count).astype(np.intp)
+    # one flat read: each game's pick offset to its row
+    pick += np.arange(0, n * width, width, dtype=np.intp)
+    return lists.reshape(-1).take(pick).astype(np.int64)
 
 
 __all__ = ["NUM_ACTIONS", "check_rules", "random_actions", "random_legal", "HAND_SLOTS", "CHOICES", "ACTION_NAMES", "action_name",

@@ -80,30 +80,6 @@ cdef int move_action(const GameStateC* s, uint16_t move) noexcept nogil:
     return ACT_REFUSE
 
 
-cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
-                       uint8_t* mask, uint8_t* legal) noexcept nogil:
-    """Write the legal-action mask (``NUM_ACTIONS`` bytes), for each legal action
-    its move code into ``table`` and, unless ``legal`` is NULL, the legal actions
-    in ascending order into ``legal``; returns the number of legal actions."""
-    cdef uint16_t moves[MAX_MOVES]
-    cdef int n = 0, i, j, a
-    memset(mask, 0, NUM_ACTIONS)
-    if s.phase != PHASE_OVER:
-        n = generate_moves(s, r, moves)
-    for i in range(n):
-        a = move_action(s, moves[i])
-        mask[a] = 1
-        table[a] = moves[i]
-        if legal != NULL:
-            # insertion: the moves come nearly in action order already
-            j = i
-            while j > 0 and legal[j - 1] > a:
-                legal[j] = legal[j - 1]
-                j -= 1
-            legal[j] = a
-    return n
-
-
 # EXPAND[b]: the 8 bytes whose byte i is bit i of b, so one table load and one
 # 8-byte store write 8 entries of a card plane (filled at import, byte order free).
 cdef uint64_t EXPAND[256]
@@ -121,11 +97,71 @@ cdef void _fill_expand():
 _fill_expand()
 
 
+cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
+                       uint8_t* mask, uint8_t* legal) noexcept nogil:
+    """Write the legal-action mask (``NUM_ACTIONS`` bytes), for each legal action
+    its move code into ``table`` and, unless ``legal`` is NULL, the legal actions
+    in ascending order into ``legal``; returns the number of legal actions.
+
+    The actions are first gathered as a 74-bit set (two words): the mask is then
+    written eight entries at a time from :data:`EXPAND` and the ascending list
+    read off the set's bits, with no clearing pass and no sort."""
+    cdef uint16_t moves[MAX_MOVES]
+    cdef uint16_t m
+    cdef int n = 0, i, j, a, card, target, last = -1, slot = 0
+    cdef uint64_t hand_months = s.hand[s.to_move] & GS_MASK_MONTH_CARDS
+    cdef uint64_t low = 0, high = 0, below
+    if s.phase != PHASE_OVER:
+        n = generate_moves(s, r, moves)
+    for i in range(n):
+        m = moves[i]
+        if move_kind(m) == MOVE_PLAY:
+            # the plays come card by card in ascending order, and every month card
+            # of the hand has one at least: the hand slot counts up from the first
+            # (a forced card is the only card: its slot is counted out)
+            card = move_card(m)
+            if card != last:
+                slot = gs_popcount(hand_months & (GS_BIT(card) - 1)) if last < 0 else slot + 1
+                last = card
+            a = ACT_PLAY + ACT_CHOICES * slot
+            target = move_target(m)
+            if target != GS_NO_CARD:
+                # the target's rank among the field cards of its month (0-3 below it)
+                below = (s.field >> (target & ~3)) & ((1 << (target & 3)) - 1)
+                a += <int>((below & 1) + ((below >> 1) & 1) + ((below >> 2) & 1))
+        else:
+            a = move_action(s, m)
+        table[a] = m
+        if a < 64:
+            low |= GS_BIT(a)
+        else:
+            high |= GS_BIT(a - 64)
+    for j in range(8):
+        memcpy(mask + 8 * j, &EXPAND[(low >> (8 * j)) & 0xFF], 8)
+    memcpy(mask + 64, &EXPAND[high & 0xFF], 8)
+    memcpy(mask + 72, &EXPAND[(high >> 8) & 3], NUM_ACTIONS - 72)
+    if legal != NULL:
+        j = 0
+        while low:
+            legal[j] = gs_lowest(low)
+            low &= low - 1
+            j += 1
+        while high:
+            legal[j] = 64 + gs_lowest(high)
+            high &= high - 1
+            j += 1
+    return n
+
+
 cdef inline void put_plane(uint8_t* plane, uint64_t cards) noexcept nogil:
-    """Write the 50 entries of one card plane: 1 where the card is in ``cards``."""
+    """Write the 50 entries of one card plane: 1 where the card is in ``cards``
+    (three 16-byte stores of two table entries each, and the last two entries)."""
+    cdef uint64_t pair[2]
     cdef int j
-    for j in range(6):
-        memcpy(plane + 8 * j, &EXPAND[(cards >> (8 * j)) & 0xFF], 8)
+    for j in range(3):
+        pair[0] = EXPAND[(cards >> (16 * j)) & 0xFF]
+        pair[1] = EXPAND[(cards >> (16 * j + 8)) & 0xFF]
+        memcpy(plane + 16 * j, pair, 16)
     memcpy(plane + 48, &EXPAND[(cards >> 48) & 3], 2)
 
 
