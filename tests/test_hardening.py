@@ -411,7 +411,12 @@ def stop_time(args: list[str], wait: float = 2.0) -> tuple[int, float, str]:
     assert proc.poll() is None, f"{args} ended before the signal: {proc.communicate()}"
     start = time.perf_counter()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # it did not stop: leave no process behind
+            proc.kill()
+            proc.wait()
     return proc.returncode, time.perf_counter() - start, err
 
 
