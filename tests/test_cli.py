@@ -351,11 +351,11 @@ def _match_with_a_nagari(preset: str, players: int) -> int:
 def test_nagari_doubles_the_next_hand():
     seed = _match_with_a_nagari("traditional", 3)
     quiet = invoke("play", "--auto", "--quiet", "--rules", "traditional", "--players", "3",
-                   "--seed", str(seed), "--hands", "2").stdout
+                   "--seed", str(seed), "--hands", "2", "--bot", "greedy").stdout
     assert "nagari (nobody stopped), the next payment doubles" in quiet
     assert re.search(r"^hand 2 · dealer Bot \d · stakes x2: ", quiet, re.M)
     full = invoke("play", "--auto", "--rules", "traditional", "--players", "3",
-                  "--seed", str(seed), "--hands", "2").stdout
+                  "--seed", str(seed), "--hands", "2", "--bot", "greedy").stdout
     assert "The next hand's payment is doubled (nagari)." in full
     assert "stakes x2 (1 nagari before)" in full  # on the board of hand 2
     match = greedy_match("traditional", 3, seed, 2)
