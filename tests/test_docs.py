@@ -63,9 +63,11 @@ def _claimed_value(line: str):
 
 
 @pytest.mark.parametrize("path", [README] + PAGES, ids=lambda p: p.name)
-def test_python_snippets_run(path):
+def test_python_snippets_run(path, tmp_path, monkeypatch):
     """Every snippet runs in a fresh namespace, and a line whose comment states a
-    value evaluates to that value."""
+    value evaluates to that value.  Snippets run in an empty directory, so the
+    files they write (``games.jsonl``) do not land in the checkout."""
+    monkeypatch.chdir(tmp_path)
     for block in _python_blocks(path):
         namespace: dict = {}
         exec(compile(block, str(path), "exec"), namespace)
