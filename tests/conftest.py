@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import signal
 import sys
 
 import pytest
@@ -21,6 +22,12 @@ from gostop_core.notation import rules_from_token
 
 # Test modules import these helpers with ``from conftest import ...``.
 sys.path.insert(0, os.path.dirname(__file__))
+
+# A runner that starts the suite in the background leaves SIGINT ignored, and the
+# commands the Ctrl-C tests start would inherit that; with a handler here, they
+# start with the default disposition again (exec resets handlers, not SIG_IGN).
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 SEED_000_PATH = "/work/shared/seeds/000_5f4a65387dd302ab.txt"
 MATRIX_PATH = "/work/shared/docs/rules-matrix.md"
