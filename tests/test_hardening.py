@@ -428,7 +428,8 @@ STOP_LIMIT = float(os.environ.get("GOSTOP_STOP_LIMIT", "1.0"))
 @pytest.mark.parametrize("args", [
     ["perft", "--seed", "7", "--depth", "12"],
     ["perft", "--seed", "7", "--depth", "12", "--divide"],
-    ["hint", Game("standard", 2, seed=7).position(), "--depth", "2", "--samples", "1024"],
+    ["hint", Game("standard", 2, seed=7).position(), "--depth", "2", "--samples", "1024",
+     "--time", "0"],
 ], ids=["perft", "divide", "hint"])
 def test_ctrl_c_stops_the_cli(args):
     code, seconds, err = stop_time(GOSTOP + args)

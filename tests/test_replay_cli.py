@@ -202,7 +202,7 @@ def test_play_save_replays_and_first_hand_is_the_deal(tmp_path, preset, players)
     ``gostop deal --seed S`` with the same rules, players and dealer."""
     path = str(tmp_path / "games.jsonl")
     r = run("play", "--auto", "--quiet", "--rules", preset, "--players", str(players),
-            "--seed", "31", "--hands", "2", "--dealer", "1", "--save", path)
+            "--seed", "31", "--hands", "2", "--dealer", "1", "--bot", "greedy", "--save", path)
     assert r.exit_code == 0, r.output
     records = read_records(Path(path).read_text(), verify=True)
     assert [rec.match["hand"] for rec in records] == [1, 2]
@@ -220,7 +220,8 @@ def test_play_save_replays_and_first_hand_is_the_deal(tmp_path, preset, players)
 def test_play_save_keeps_appending(tmp_path):
     path = str(tmp_path / "games.jsonl")
     for seed in ("1", "2"):
-        assert run("play", "--auto", "--quiet", "--seed", seed, "--save", path).exit_code == 0
+        assert run("play", "--auto", "--quiet", "--seed", seed, "--bot", "greedy",
+                   "--save", path).exit_code == 0
     assert [r.seed for r in read_records(Path(path).read_text(), verify=True)] == [1, 2]
 
 
