@@ -276,11 +276,14 @@ def test_counters_the_engine_prints_are_accepted_by_its_parser():
     # played (int8) wrapped to -128.  Now a counter is accepted only with room
     # for every turn still possible, so every printed position parses.
     game = Game("casual", 2, seed=1)
-    left = 20 + len(game.stock())  # turns still possible: one card each, hands and stock
+    # turns still possible: one card each, hands and stock, and the flip-only turns
+    # casual takes even on an empty stock (three at most per bomb a hand of 10 may make)
+    owed = 3 * (10 // 3)
+    left = 20 + 2 * owed + len(game.stock())
     text = replace_key(game.position(), "turns", str(MAX_TURNS - left))
     with pytest.raises(PositionError, match="^turns: "):
         parse_position(replace_key(game.position(), "turns", str(MAX_TURNS - left + 1)))
-    text += f" played={MAX_SEAT_COUNT - (10 + len(game.stock()))},0"
+    text += f" played={MAX_SEAT_COUNT - (10 + owed + len(game.stock()))},0"
     import random
     rng = random.Random(1)
     g = Game.from_position(text)

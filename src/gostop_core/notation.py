@@ -601,15 +601,21 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
 
 def _check_counters(fields: dict, phase: str, counts: list[int], stock: int) -> None:
     """Every counter leaves room for the turns still possible: each turn uses a
-    card of a hand or of the stock, and a turn under way (phase flip or gostop)
-    has used its card already but not yet been counted; so the counters the
-    engine prints after any move stay within the parser's limits and their C
-    types."""
+    card of a hand or of the stock, except a flip-only turn taken on an empty
+    stock (casual rules: owed after a bomb, at most three per bomb), and a turn
+    under way (phase flip or gostop) has used its card already but not yet been
+    counted; so the counters the engine prints after any move stay within the
+    parser's limits and their C types."""
     sitter = fields.get("sitter")
     if phase == "over":
         return
     under_way = 1 if phase in ("flip", "gostop") else 0
-    left = sum(k for p, k in enumerate(counts) if p != sitter) + stock + under_way
+
+    def flip_only_left(p: int) -> int:
+        return fields["flip_only"][p] + 3 * (counts[p] // 3)
+
+    left = sum(k + flip_only_left(p) for p, k in enumerate(counts) if p != sitter) + (
+        stock + under_way)
     if fields["turns"] + left > MAX_TURNS:
         raise PositionError(f"{fields['turns']} turns with {left} turn(s) still possible "
                             f"would pass {MAX_TURNS}", "turns")
@@ -621,7 +627,7 @@ def _check_counters(fields: dict, phase: str, counts: list[int], stock: int) -> 
                 ("go_counts", "go", MAX_SEAT_COUNT, under_way if mover else 0),
                 ("turns_played", "played", MAX_SEAT_COUNT, 1 if mover and phase == "flip" else 0),
                 ("ppeoks", "ppeoks", MAX_SEAT_COUNT, 1 if mover and phase == "flip" else 0)):
-            own = k + stock + extra
+            own = k + flip_only_left(p) + stock + extra
             if fields[key][p] + own > limit:
                 raise PositionError(f"seat {p}: {fields[key][p]} with {own} turn(s) still "
                                     f"possible could pass {limit}", name)
