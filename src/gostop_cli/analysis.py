@@ -17,7 +17,7 @@ from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
 from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
-from gostop_cli.options import CommandError, backend_options, make_rules
+from gostop_cli.options import CommandError, backend_options, make_rules, move_time_option
 
 __all__ = ["hint", "arena", "hint_moves", "public_line", "payout_unit"]
 
@@ -228,10 +228,8 @@ its next game.""")
               help="Seed of the first deal (deal d uses seed + d).")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes (default: every core).")
-@click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,
-              metavar="SECONDS",
-              help="Time per move of the bots gostop did not write; a slower answer forfeits "
-                   "the game.")
+@move_time_option("Time per move of the bots gostop did not write; a slower answer forfeits "
+                  "the game.")
 @click.option("--records", "records_path", metavar="FILE", type=click.Path(dir_okay=False),
               help="Write every game's record to FILE (JSON Lines, docs/records.md), in deal "
                    "and rotation order; 'gostop replay FILE' and 'gostop analyse FILE' read it.")

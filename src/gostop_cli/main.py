@@ -24,7 +24,7 @@ from gostop_cli.analysis import arena, hint
 from gostop_cli.replay import replay_cmd
 from gostop_cli.options import (  # noqa: F401  (re-exported: older imports from main)
     MAX_SEED, CommandError, dealer_option, dump, engine_errors, json_option, make_rules,
-    new_game, players_option, random_seed, rules_options, seed_option,
+    move_time_option, new_game, players_option, random_seed, rules_options, seed_option,
 )
 
 
@@ -138,10 +138,8 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "MS milliseconds a move; path/to/file.py:Class, "
                    "package.module:Class, an installed bot, or cmd:COMMAND for a program "
                    "speaking the bot protocol): one for all, or one per seat in seat order.")
-@click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,
-              metavar="SECONDS",
-              help="Time per move of a cmd: bot; a slower bot loses by forfeit and the "
-                   "match ends.")
+@move_time_option("Time per move of a cmd: bot; a slower bot loses by forfeit and the "
+                  "match ends.")
 @click.option("--dealer", type=click.IntRange(0, 3), default=None,
               help="Seat of the first dealer, who plays first [default: drawn where the "
                    "rules say so (traditional, standard), else seat 0].")

@@ -18,7 +18,7 @@ from gostop_core import FIELDS, Game, GoStopError, Rules, preset_names
 
 __all__ = ["MAX_SEED", "CommandError", "engine_errors", "make_rules", "rules_options",
            "seed_option", "players_option", "dealer_option", "json_option", "new_game",
-           "random_seed", "dump", "backend_options"]
+           "random_seed", "dump", "backend_options", "move_time_option"]
 
 MAX_SEED = 2 ** 64 - 1
 
@@ -128,3 +128,11 @@ def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
         help="local: processes on this machine; ray: tasks on a Ray cluster "
              "(pip install 'gostop[ray]').")(func)
     return func
+
+
+def move_time_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--move-time SECONDS``: the time per move of a bot gostop did not write
+    (one range and default for play, arena and selfplay; ``help_text`` says what
+    a slower answer costs there)."""
+    return click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0,
+                        show_default=True, metavar="SECONDS", help=help_text)

@@ -11,7 +11,7 @@ import click
 
 from gostop_core import GoStopError
 from gostop_cli.options import (
-    CommandError, backend_options, make_rules, players_option, rules_options,
+    CommandError, backend_options, make_rules, move_time_option, players_option, rules_options,
 )
 
 __all__ = ["selfplay"]
@@ -41,9 +41,7 @@ skipped.  Ctrl-C keeps every finished shard.""")
               help="Games per shard file (and per task).")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes, or CPUs of a local Ray cluster (default: every core).")
-@click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0, show_default=True,
-              metavar="SECONDS",
-              help="Time per move of a bot gostop did not write; a slower answer forfeits.")
+@move_time_option("Time per move of a bot gostop did not write; a slower answer forfeits.")
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (and no progress bar).")
 def selfplay(bot: str, players: int, preset: str, overrides: tuple[str, ...], games: int,
