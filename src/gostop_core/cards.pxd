@@ -1,6 +1,6 @@
 # Card bit layout and mask constants (values live in gostop_cards.h so that every
 # module's C kernels see the same compile-time constants).
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, uint32_t
 
 cdef extern from "gostop_cards.h":
     const int GS_NUM_CARDS
@@ -29,6 +29,7 @@ cdef extern from "gostop_cards.h":
     uint64_t GS_MONTH_MASK(int m) noexcept nogil
     int gs_popcount(uint64_t x) noexcept nogil
     int gs_lowest(uint64_t x) noexcept nogil
+    uint32_t gs_mod_small(uint64_t x, uint32_t d) noexcept nogil
 
 
 cdef inline int card_month(int card) noexcept nogil:

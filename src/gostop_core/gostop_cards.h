@@ -82,6 +82,27 @@ GS_INLINE int gs_lowest(uint64_t x) { return gs_lowest_portable(x); }
 #elif defined(__GNUC__) || defined(__clang__)
 #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
 GS_INLINE int gs_popcount(uint64_t x) { return __builtin_popcountll(x); }
+#elif defined(__x86_64__)
+/* Baseline x86-64 build: the popcnt instruction is used when the processor
+   has it (every x86-64 processor since 2008), found once per module when it
+   is loaded; the branch on the flag is always predicted, and a loop over it
+   is unswitched by the compiler.  Constants still fold. */
+#include <cpuid.h>
+static int gs_cpu_has_popcnt = 0;
+__attribute__((constructor, used)) static void gs_detect_popcnt(void) {
+    unsigned int a, b, c, d;
+    if (__get_cpuid(1, &a, &b, &c, &d))
+        gs_cpu_has_popcnt = (int)((c >> 23) & 1);  /* CPUID.1:ECX.POPCNT */
+}
+GS_INLINE int gs_popcount(uint64_t x) {
+    uint64_t r;
+    if (__builtin_constant_p(x)) return __builtin_popcountll(x);
+    if (__builtin_expect(gs_cpu_has_popcnt, 1)) {
+        __asm__("popcntq %1, %0" : "=r"(r) : "rm"(x) : "cc");
+        return (int)r;
+    }
+    return gs_popcount_portable(x);
+}
 #else
 GS_INLINE int gs_popcount(uint64_t x) { return gs_popcount_portable(x); }
 #endif
@@ -102,4 +123,37 @@ GS_INLINE int gs_lowest(uint64_t x) {
 GS_INLINE int gs_popcount(uint64_t x) { return gs_popcount_portable(x); }
 GS_INLINE int gs_lowest(uint64_t x) { return gs_lowest_portable(x); }
 #endif
+
+/* x mod d for the small bounds of shuffles and playouts (2 <= d <= 64) without
+   a division instruction: the quotient by multiplication with a per-divisor
+   constant (Granlund and Montgomery, "Division by invariant integers using
+   multiplication", 1994, Figure 4.1: with l = ceil(log2 d) and
+   m = floor(2^64 (2^l - d) / d) + 1, q = (t + ((x - t) >> 1)) >> (l - 1) where
+   t = the high word of m x, exact for every 64-bit x), then x - q d.  The
+   same result as x % d, so the same deals; compilers without a 128-bit
+   integer use the division. */
+#if defined(__SIZEOF_INT128__) && !defined(GS_PORTABLE)
+#define GS_CEIL_LOG2(d) ((d) <= 2 ? 1 : (d) <= 4 ? 2 : (d) <= 8 ? 3 : (d) <= 16 ? 4 \
+    : (d) <= 32 ? 5 : (d) <= 64 ? 6 : 7)
+#define GS_DIVMAGIC_ROW(d) {(uint64_t)((((unsigned __int128)((1ULL << GS_CEIL_LOG2(d)) - (d))) << 64) \
+    / (d) + 1), GS_CEIL_LOG2(d) - 1}
+#define GS_DIVMAGIC_8(d) GS_DIVMAGIC_ROW(d), GS_DIVMAGIC_ROW(d + 1), GS_DIVMAGIC_ROW(d + 2), \
+    GS_DIVMAGIC_ROW(d + 3), GS_DIVMAGIC_ROW(d + 4), GS_DIVMAGIC_ROW(d + 5), \
+    GS_DIVMAGIC_ROW(d + 6), GS_DIVMAGIC_ROW(d + 7)
+/* row d - 2: the multiplier and the final shift for d = 2..65 (65 is never used) */
+static const uint64_t GS_DIVMAGIC_TABLE[64][2] = {
+    GS_DIVMAGIC_8(2), GS_DIVMAGIC_8(10), GS_DIVMAGIC_8(18), GS_DIVMAGIC_8(26),
+    GS_DIVMAGIC_8(34), GS_DIVMAGIC_8(42), GS_DIVMAGIC_8(50), GS_DIVMAGIC_8(58),
+};
+GS_INLINE uint32_t gs_mod_small(uint64_t x, uint32_t d) {
+    uint64_t t, q;
+    if (d < 2 || d > 64) return d ? (uint32_t)(x % d) : 0;
+    t = (uint64_t)(((unsigned __int128)GS_DIVMAGIC_TABLE[d - 2][0] * x) >> 64);
+    q = (t + ((x - t) >> 1)) >> GS_DIVMAGIC_TABLE[d - 2][1];
+    return (uint32_t)(x - q * d);
+}
+#else
+GS_INLINE uint32_t gs_mod_small(uint64_t x, uint32_t d) { return d ? (uint32_t)(x % d) : 0; }
+#endif
+
 #endif

@@ -1,6 +1,7 @@
 # Game state, legal-move generation, apply (copy-make undo), settlement, perft and playouts.
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from gostop_core.rules cimport RulesC, Rules
+from gostop_core.cards cimport gs_mod_small
 
 cdef enum:
     MAX_PLAYERS = 4
@@ -94,7 +95,7 @@ cdef inline uint32_t bounded(uint64_t* state, uint32_t bound) noexcept nogil:
         threshold = (<uint64_t>0 - bound) % bound
         while x < threshold:
             x = splitmix64(state)
-    return <uint32_t>(x % bound)
+    return gs_mod_small(x, bound)  # x % bound, without a division for small bounds
 
 
 # A move is one uint16: kind << 12 | card << 6 | target.

@@ -31,6 +31,7 @@ environment (:class:`gostop_core.envs.VectorGame`) computes the same indices.
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 import numpy as np
@@ -193,10 +194,21 @@ def random_legal(legal, legal_count, rng: np.random.Generator) -> np.ndarray:
     if not count.all():
         raise ValueError("a game has no legal action")
     n, width = lists.shape
-    pick = (rng.random(n) * count).astype(np.intp)
+    draw = rng.random(n)
+    draw *= count
+    pick = draw.astype(np.intp)
     # one flat read: each game's pick offset to its row
-    pick += np.arange(0, n * width, width, dtype=np.intp)
+    pick += _row_offsets(n, width)
     return lists.reshape(-1).take(pick).astype(np.int64)
+
+
+@functools.lru_cache(maxsize=16)
+def _row_offsets(rows: int, width: int) -> np.ndarray:
+    """0, width, 2 width, ...: where each row starts in a flat (rows, width)
+    array (kept, read-only: random_legal needs it at every step)."""
+    offsets = np.arange(0, rows * width, width, dtype=np.intp)
+    offsets.flags.writeable = False
+    return offsets
 
 
 __all__ = ["NUM_ACTIONS", "check_rules", "random_actions", "random_legal", "HAND_SLOTS", "CHOICES", "ACTION_NAMES", "action_name",

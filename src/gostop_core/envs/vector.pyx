@@ -19,12 +19,12 @@ cimport numpy as cnp
 import numpy as np
 
 from gostop_core.cards cimport (
-    GS_BIT, GS_NO_CARD, GS_MASK_MONTH_CARDS, GS_CARD_X2, gs_popcount, gs_lowest,
+    GS_BIT, GS_MONTH_MASK, GS_NO_CARD, GS_MASK_MONTH_CARDS, GS_MASK_BONUS, GS_CARD_X2, gs_popcount, gs_lowest,
 )
-from gostop_core.rules cimport RulesC, Rules, PAY_SCORE_ONCE
+from gostop_core.rules cimport RulesC, Rules, PAY_SCORE_ONCE, BONUS_HAND_NONE
 from gostop_core.movegen cimport (
     GameStateC, CoreState, MAX_MOVES, generate_moves, apply_move, deal_cards, splitmix64,
-    move_kind, move_card, move_target, PHASE_OVER,
+    move_kind, move_card, move_target, make_move, PHASE_OVER, PHASE_PLAY, PHASE_GO_STOP, PHASE_FLIP_CHOICE,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
 )
@@ -80,21 +80,161 @@ cdef int move_action(const GameStateC* s, uint16_t move) noexcept nogil:
     return ACT_REFUSE
 
 
-# EXPAND[b]: the 8 bytes whose byte i is bit i of b, so one table load and one
-# 8-byte store write 8 entries of a card plane (filled at import, byte order free).
-cdef uint64_t EXPAND[256]
+cdef extern from "gostop_planes.h":
+    void gs_planes_init() noexcept nogil
+    void gs_planes50(uint8_t* out, const uint64_t* sets, int count) noexcept nogil
+    void gs_plane74(uint8_t* out, uint64_t low, uint64_t high) noexcept nogil
 
 
-cdef void _fill_expand():
-    cdef uint8_t bytes8[8]
-    cdef int b, i
-    for b in range(256):
-        for i in range(8):
-            bytes8[i] = (b >> i) & 1
-        memcpy(&EXPAND[b], bytes8, 8)
+# the byte-plane writers' table, and whether this processor has AVX2
+gs_planes_init()
+assert NUM_ACTIONS == 74 and OBS_SIZE == 8 * 50 + 20, "gs_plane74 and the planes' layout"
 
 
-_fill_expand()
+cdef inline uint64_t month_counts(uint64_t cards) noexcept nogil:
+    """Each month's card count (0-4) in its own nibble (as movegen's)."""
+    cdef uint64_t x = cards & GS_MASK_MONTH_CARDS
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    return (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
+
+
+cdef inline uint64_t months_with_three(uint64_t cards) noexcept nogil:
+    """Bit 4(m-1)+2 for each month m with three or more cards (as movegen's)."""
+    return (month_counts(cards) + <uint64_t>0x111111111111) & <uint64_t>0x444444444444
+
+
+cdef inline bint direct_actions(const GameStateC* s, const RulesC* r) noexcept nogil:
+    """Whether write_direct can list the seat to move's actions: a Go/Stop, a
+    flip choice, or a play phase with no forced card under rules without
+    showdowns (plays, bonus cards, bombs, shakes and a flip-only turn).  The
+    others (showdowns) go through the move list and the table (write_actions)."""
+    if s.phase == PHASE_GO_STOP or s.phase == PHASE_FLIP_CHOICE:
+        return True
+    return (s.phase == PHASE_PLAY and s.forced_card == GS_NO_CARD
+            and not (r.showdown and r.go_stop))
+
+
+cdef inline int play_choices(uint64_t field_counts, int card, bint stacks) noexcept nogil:
+    """How many plays a hand card has (play_moves' rule): one, unless 2 or 3
+    field cards of its month (3 without field stacks) leave a choice of target."""
+    cdef int k = <int>((field_counts >> (card & ~3)) & 0xF)
+    if k <= 1 or (k == 3 and stacks):
+        return 1
+    return k
+
+
+cdef inline bint may_shake(const GameStateC* s, const RulesC* r, int month) noexcept nogil:
+    cdef int p = s.to_move
+    return (r.shaking and not (s.shaken[p] & (1 << month))
+            and (not r.shake_timing or s.turns_played[p] == 0))
+
+
+cdef int write_direct(const GameStateC* s, const RulesC* r, uint8_t* mask,
+                      uint8_t* legal) noexcept nogil:
+    """write_actions when direct_actions: the actions straight from the card
+    sets, in ascending order, with no move list and no move table
+    (decode_direct gives the move of an action).  The same actions as
+    generate_moves' moves (a test compares both on random games)."""
+    cdef uint64_t hand, rest, triples, low = 0, month_mask
+    cdef uint64_t field_counts
+    cdef int j = 0, base = ACT_PLAY, k, card, month, a, p
+    cdef bint stacks = r.field_stacks != 0
+    if s.phase == PHASE_GO_STOP:
+        legal[0] = ACT_GO
+        legal[1] = ACT_STOP
+        gs_plane74(mask, GS_BIT(ACT_GO) | GS_BIT(ACT_STOP), 0)
+        return 2
+    if s.phase == PHASE_FLIP_CHOICE:
+        k = gs_popcount(s.field & (<uint64_t>0xF << (s.flip_card & ~3)))
+        legal[0] = ACT_FLIP
+        legal[1] = ACT_FLIP + 1
+        legal[2] = ACT_FLIP + 2
+        gs_plane74(mask, ((<uint64_t>1 << k) - 1) << ACT_FLIP, 0)
+        return k
+    p = s.to_move
+    hand = s.hand[p]
+    rest = hand & GS_MASK_MONTH_CARDS
+    field_counts = month_counts(s.field)
+    while rest:
+        card = gs_lowest(rest)
+        rest &= rest - 1
+        k = play_choices(field_counts, card, stacks)
+        # three entries always (the list has room), the count moves by k
+        legal[j] = base
+        legal[j + 1] = base + 1
+        legal[j + 2] = base + 2
+        j += k
+        low |= ((<uint64_t>1 << k) - 1) << base
+        base += ACT_CHOICES
+    if r.bonus_in_hand != BONUS_HAND_NONE and hand & GS_MASK_BONUS:
+        rest = hand & GS_MASK_BONUS
+        while rest:
+            a = ACT_BONUS + gs_lowest(rest) - GS_CARD_X2
+            rest &= rest - 1
+            legal[j] = a
+            low |= GS_BIT(a)
+            j += 1
+    if r.bomb or r.shaking:
+        triples = months_with_three(hand)
+        if triples:
+            # bombs (35-46) then shakes (47-58), each by month: ascending
+            rest = triples
+            while r.bomb and rest:
+                month = (gs_lowest(rest) >> 2) + 1
+                rest &= rest - 1
+                month_mask = GS_MONTH_MASK(month)
+                if gs_popcount(hand & month_mask) == 3 and gs_popcount(s.field & month_mask) == 1:
+                    legal[j] = ACT_BOMB + month - 1
+                    low |= GS_BIT(ACT_BOMB + month - 1)
+                    j += 1
+            rest = triples
+            while rest:
+                month = (gs_lowest(rest) >> 2) + 1
+                rest &= rest - 1
+                if may_shake(s, r, month):
+                    legal[j] = ACT_SHAKE + month - 1
+                    low |= GS_BIT(ACT_SHAKE + month - 1)   # at most 58: the low word
+                    j += 1
+    if r.bomb_flip_only_optional and s.flip_only[p] > 0 and s.stock_pos < s.stock_len:
+        legal[j] = ACT_FLIP_ONLY
+        low |= GS_BIT(ACT_FLIP_ONLY)
+        j += 1
+    gs_plane74(mask, low, 0)
+    return j
+
+
+cdef inline int select_bit(uint64_t x, int i) noexcept nogil:
+    """The index of the i-th lowest set bit of x (x has more than i)."""
+    while i > 0:
+        x &= x - 1
+        i -= 1
+    return gs_lowest(x)
+
+
+cdef uint16_t decode_direct(const GameStateC* s, const RulesC* r, int a) noexcept nogil:
+    """The move of a legal action written by write_direct."""
+    cdef int slot, card
+    if a < ACT_FLIP:
+        slot = (a - ACT_PLAY) // ACT_CHOICES
+        card = select_bit(s.hand[s.to_move] & GS_MASK_MONTH_CARDS, slot)
+        if play_choices(month_counts(s.field), card, r.field_stacks != 0) == 1:
+            return make_move(MOVE_PLAY, card, GS_NO_CARD)
+        return make_move(MOVE_PLAY, card, select_bit(s.field & (<uint64_t>0xF << (card & ~3)),
+                                                     (a - ACT_PLAY) % ACT_CHOICES))
+    if a < ACT_BONUS:
+        return make_move(MOVE_FLIP, GS_NO_CARD,
+                         select_bit(s.field & (<uint64_t>0xF << (s.flip_card & ~3)), a - ACT_FLIP))
+    if a < ACT_BOMB:
+        return make_move(MOVE_BONUS, GS_CARD_X2 + a - ACT_BONUS, GS_NO_CARD)
+    if a < ACT_SHAKE:
+        return make_move(MOVE_BOMB, a - ACT_BOMB + 1, GS_NO_CARD)
+    if a < ACT_GO:
+        return make_move(MOVE_SHAKE, a - ACT_SHAKE + 1, GS_NO_CARD)
+    if a == ACT_GO:
+        return make_move(MOVE_GO, GS_NO_CARD, GS_NO_CARD)
+    if a == ACT_STOP:
+        return make_move(MOVE_STOP, GS_NO_CARD, GS_NO_CARD)
+    return make_move(MOVE_FLIP_ONLY, GS_NO_CARD, GS_NO_CARD)
 
 
 cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
@@ -104,7 +244,7 @@ cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
     in ascending order into ``legal``; returns the number of legal actions.
 
     The actions are first gathered as a 74-bit set (two words): the mask is then
-    written eight entries at a time from :data:`EXPAND` and the ascending list
+    written from it as a byte plane (gostop_planes.h) and the ascending list
     read off the set's bits, with no clearing pass and no sort."""
     cdef uint16_t moves[MAX_MOVES]
     cdef uint16_t m
@@ -132,14 +272,10 @@ cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
         else:
             a = move_action(s, m)
         table[a] = m
-        if a < 64:
-            low |= GS_BIT(a)
-        else:
-            high |= GS_BIT(a - 64)
-    for j in range(8):
-        memcpy(mask + 8 * j, &EXPAND[(low >> (8 * j)) & 0xFF], 8)
-    memcpy(mask + 64, &EXPAND[high & 0xFF], 8)
-    memcpy(mask + 72, &EXPAND[(high >> 8) & 3], NUM_ACTIONS - 72)
+        # bit a of the 74-bit set, without a branch on which word
+        low |= (<uint64_t>(a < 64)) << (a & 63)
+        high |= (<uint64_t>(a >= 64)) << (a & 63)
+    gs_plane74(mask, low, high)
     if legal != NULL:
         j = 0
         while low:
@@ -153,45 +289,35 @@ cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
     return n
 
 
-cdef inline void put_plane(uint8_t* plane, uint64_t cards) noexcept nogil:
-    """Write the 50 entries of one card plane: 1 where the card is in ``cards``
-    (three 16-byte stores of two table entries each, and the last two entries)."""
-    cdef uint64_t pair[2]
-    cdef int j
-    for j in range(3):
-        pair[0] = EXPAND[(cards >> (16 * j)) & 0xFF]
-        pair[1] = EXPAND[(cards >> (16 * j + 8)) & 0xFF]
-        memcpy(plane + 16 * j, pair, 16)
-    memcpy(plane + 48, &EXPAND[(cards >> 48) & 3], 2)
-
-
 cdef void write_observation(const GameStateC* s, const RulesC* r, int seat,
                             uint8_t* out) noexcept nogil:
-    """``PlayerView(seat).to_array()`` of the state, as bytes (see docs/envs.md)."""
+    """``PlayerView(seat).to_array()`` of the state, as bytes (see docs/envs.md):
+    the 8 card sets are gathered first and written as planes in one call."""
     cdef int n = s.nplayers, k, q
+    cdef uint64_t sets[8]
     cdef uint64_t visible = s.field | s.hand[seat]
     cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
     cdef uint8_t* scalars = out + PLANE_SCALARS
     memset(scalars, 0, OBS_SIZE - PLANE_SCALARS)
-    put_plane(out, s.hand[seat])
-    put_plane(out + 50, s.field)
+    sets[0] = s.hand[seat]
+    sets[1] = s.field
+    sets[2] = 0
     if s.flip_card != GS_NO_CARD:
-        put_plane(out + 100, GS_BIT(s.flip_card))
-        visible |= GS_BIT(s.flip_card)
-    else:
-        put_plane(out + 100, 0)
+        sets[2] = GS_BIT(s.flip_card)
+        visible |= sets[2]
     q = seat
     for k in range(4):
         if k < n:
             visible |= s.captured[q]
-            put_plane(out + 150 + 50 * k, s.captured[q])
+            sets[3 + k] = s.captured[q]
             scalars[k] = gs_popcount(s.hand[q])
             scalars[4 + k] = s.go_count[q]
             scalars[8 + k] = s.flip_only[q]
             q = q + 1 if q + 1 < n else 0
         else:
-            put_plane(out + 150 + 50 * k, 0)
-    put_plane(out + 350, pack & ~visible)
+            sets[3 + k] = 0
+    sets[7] = pack & ~visible
+    gs_planes50(out, sets, 8)
     scalars[12] = s.stock_len - s.stock_pos
     scalars[13] = 1 if s.to_move == seat else 0
     scalars[14] = 1 if s.dealer == seat else 0
@@ -235,6 +361,7 @@ cdef class VectorGame:
 
     cdef GameStateC* states
     cdef uint16_t* tables
+    cdef uint8_t* direct_p   # 1 where write_direct listed the game's actions (no table)
     cdef uint64_t* streams
     cdef Rules _rules
     # raw pointers into the numpy arrays below (allocated once, never resized)
@@ -260,6 +387,7 @@ cdef class VectorGame:
     def __cinit__(self):
         self.states = NULL
         self.tables = NULL
+        self.direct_p = NULL
         self.streams = NULL
 
     def __init__(self, int num_games, rules="casual", int players=2, seed=0):
@@ -277,7 +405,9 @@ cdef class VectorGame:
         self.states = <GameStateC*>malloc(num_games * sizeof(GameStateC))
         self.tables = <uint16_t*>malloc(num_games * NUM_ACTIONS * sizeof(uint16_t))
         self.streams = <uint64_t*>malloc(num_games * sizeof(uint64_t))
-        if self.states == NULL or self.tables == NULL or self.streams == NULL:
+        self.direct_p = <uint8_t*>malloc(num_games * sizeof(uint8_t))
+        if (self.states == NULL or self.tables == NULL or self.streams == NULL
+                or self.direct_p == NULL):
             raise MemoryError()
         self.obs = np.zeros((num_games, OBS_SIZE), dtype=np.uint8)
         self.mask = np.zeros((num_games, NUM_ACTIONS), dtype=np.bool_)
@@ -300,6 +430,7 @@ cdef class VectorGame:
     def __dealloc__(self):
         free(self.states)
         free(self.tables)
+        free(self.direct_p)
         free(self.streams)
 
     @property
@@ -327,9 +458,15 @@ cdef class VectorGame:
         cdef GameStateC* s = &self.states[i]
         self.seats_p[i] = s.to_move
         write_observation(s, &self._rules.c, s.to_move, self.obs_p + <int64_t>i * OBS_SIZE)
-        self.count_p[i] = write_actions(
-            s, &self._rules.c, self.tables + <int64_t>i * NUM_ACTIONS,
-            self.mask_p + <int64_t>i * NUM_ACTIONS, self.legal_p + <int64_t>i * NUM_ACTIONS)
+        if direct_actions(s, &self._rules.c):
+            self.direct_p[i] = 1
+            self.count_p[i] = write_direct(s, &self._rules.c, self.mask_p + <int64_t>i * NUM_ACTIONS,
+                                          self.legal_p + <int64_t>i * NUM_ACTIONS)
+        else:
+            self.direct_p[i] = 0
+            self.count_p[i] = write_actions(
+                s, &self._rules.c, self.tables + <int64_t>i * NUM_ACTIONS,
+                self.mask_p + <int64_t>i * NUM_ACTIONS, self.legal_p + <int64_t>i * NUM_ACTIONS)
 
     def reset(self, seed=None):
         """Deal every game afresh; returns ``(obs, mask)``.  With ``seed`` (an
@@ -365,6 +502,8 @@ cdef class VectorGame:
         cdef uint8_t* mask = self.mask_p
         cdef uint8_t* term = self.term_p
         cdef float* rewards = self.rewards_p
+        cdef float* row
+        cdef uint16_t move
         cdef GameStateC* s
         given = np.asarray(actions)
         if given.dtype.kind not in "iu":
@@ -385,14 +524,24 @@ cdef class VectorGame:
         with nogil:
             for i in range(self.num_games):
                 s = &self.states[i]
-                apply_move(s, &self._rules.c, self.tables[<int64_t>i * NUM_ACTIONS + ap[i]], NULL)
+                if self.direct_p[i]:
+                    move = decode_direct(s, &self._rules.c, <int>ap[i])
+                else:
+                    move = self.tables[<int64_t>i * NUM_ACTIONS + ap[i]]
+                apply_move(s, &self._rules.c, move, NULL)
                 if s.phase == PHASE_OVER:
                     write_rewards(s, &self._rules.c, rewards + <int64_t>i * self.players)
                     term[i] = 1
                     self._deal(i)
                 else:
-                    for q in range(self.players):
-                        rewards[<int64_t>i * self.players + q] = 0
+                    # the row's 2-4 entries by hand: a loop here became a memset call
+                    row = rewards + <int64_t>i * self.players
+                    row[0] = 0
+                    row[1] = 0
+                    if self.players > 2:
+                        row[2] = 0
+                        if self.players > 3:
+                            row[3] = 0
                     term[i] = 0
                 self._show(i)
         return self.obs, self.rewards, self.terminated, self.mask
@@ -424,3 +573,22 @@ def legal_action_codes(CoreState core):
     cdef int a
     write_actions(&core.s, &core.rules.c, table, mask, NULL)
     return {a: table[a] for a in range(NUM_ACTIONS) if mask[a]}
+
+
+def _direct_action_codes(CoreState core):
+    """``{action: move code}`` by the direct path (write_direct, then
+    decode_direct), or None where the step takes the move table instead: a
+    test compares it with :func:`legal_action_codes` at every decision."""
+    cdef uint8_t mask[NUM_ACTIONS]
+    cdef uint8_t legal[NUM_ACTIONS]
+    cdef int n, j, a
+    if core.s.phase == PHASE_OVER or not direct_actions(&core.s, &core.rules.c):
+        return None
+    n = write_direct(&core.s, &core.rules.c, mask, legal)
+    out = {}
+    for j in range(n):
+        a = legal[j]
+        out[a] = decode_direct(&core.s, &core.rules.c, a)
+    if sorted(out) != [a for a in range(NUM_ACTIONS) if mask[a]]:
+        raise AssertionError("the direct mask and list disagree")
+    return out
