@@ -111,4 +111,17 @@ static inline void gs_plane74(uint8_t* out, uint64_t low, uint64_t high) {
     gs_plane_table(out + 64, high, 10);
 }
 
+/* The byte values base, base + 1, base + 2 (and a spare fourth byte) as the
+   uint32_t whose bytes lie in memory in that order, and the step that adds 3
+   to each: a play slot's three list entries in one 4-byte store. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GS_THREE(base) (((uint32_t)(base) << 24) | ((uint32_t)((base) + 1) << 16) \
+    | ((uint32_t)((base) + 2) << 8))
+#define GS_THREE_STEP 0x03030300u
+#else
+#define GS_THREE(base) ((uint32_t)(base) | ((uint32_t)((base) + 1) << 8) \
+    | ((uint32_t)((base) + 2) << 16))
+#define GS_THREE_STEP 0x00030303u
+#endif
+
 #endif

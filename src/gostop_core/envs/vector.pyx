@@ -11,7 +11,7 @@ to move (as ``uint8``: every entry is a small whole number) and its actions are
 the indices of :mod:`gostop_core.envs.actions`; a test replays random action
 sequences through both this class and :class:`gostop_core.Game`.
 """
-from libc.stdint cimport uint64_t, uint16_t, uint8_t, int8_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
@@ -84,6 +84,8 @@ cdef extern from "gostop_planes.h":
     void gs_planes_init() noexcept nogil
     void gs_planes50(uint8_t* out, const uint64_t* sets, int count) noexcept nogil
     void gs_plane74(uint8_t* out, uint64_t low, uint64_t high) noexcept nogil
+    uint32_t GS_THREE(int base) noexcept nogil
+    const uint32_t GS_THREE_STEP
 
 
 # the byte-plane writers' table, and whether this processor has AVX2
@@ -130,14 +132,17 @@ cdef inline bint may_shake(const GameStateC* s, const RulesC* r, int month) noex
 
 
 cdef int write_direct(const GameStateC* s, const RulesC* r, uint8_t* mask,
-                      uint8_t* legal) noexcept nogil:
+                      uint8_t* legal, uint16_t* slot_cards) noexcept nogil:
     """write_actions when direct_actions: the actions straight from the card
     sets, in ascending order, with no move list and no move table
-    (decode_direct gives the move of an action).  The same actions as
+    (decode_direct gives the move of an action, with the hand card of each
+    play slot kept in ``slot_cards``).  The same actions as
     generate_moves' moves (a test compares both on random games)."""
     cdef uint64_t hand, rest, triples, low = 0, month_mask
     cdef uint64_t field_counts
-    cdef int j = 0, base = ACT_PLAY, k, card, month, a, p
+    cdef int j = 0, base = ACT_PLAY, k, card, month, a, p, slot = 0
+    # the three list entries of a slot as one 4-byte store (the list has room)
+    cdef uint32_t three = GS_THREE(ACT_PLAY)
     cdef bint stacks = r.field_stacks != 0
     if s.phase == PHASE_GO_STOP:
         legal[0] = ACT_GO
@@ -159,13 +164,14 @@ cdef int write_direct(const GameStateC* s, const RulesC* r, uint8_t* mask,
         card = gs_lowest(rest)
         rest &= rest - 1
         k = play_choices(field_counts, card, stacks)
-        # three entries always (the list has room), the count moves by k
-        legal[j] = base
-        legal[j + 1] = base + 1
-        legal[j + 2] = base + 2
+        # three entries always, the count moves by k
+        memcpy(legal + j, &three, 4)
         j += k
         low |= ((<uint64_t>1 << k) - 1) << base
         base += ACT_CHOICES
+        three += GS_THREE_STEP
+        slot_cards[slot] = card
+        slot += 1
     if r.bonus_in_hand != BONUS_HAND_NONE and hand & GS_MASK_BONUS:
         rest = hand & GS_MASK_BONUS
         while rest:
@@ -211,12 +217,13 @@ cdef inline int select_bit(uint64_t x, int i) noexcept nogil:
     return gs_lowest(x)
 
 
-cdef uint16_t decode_direct(const GameStateC* s, const RulesC* r, int a) noexcept nogil:
+cdef uint16_t decode_direct(const GameStateC* s, const RulesC* r, int a,
+                            const uint16_t* slot_cards) noexcept nogil:
     """The move of a legal action written by write_direct."""
     cdef int slot, card
     if a < ACT_FLIP:
         slot = (a - ACT_PLAY) // ACT_CHOICES
-        card = select_bit(s.hand[s.to_move] & GS_MASK_MONTH_CARDS, slot)
+        card = slot_cards[slot]
         if play_choices(month_counts(s.field), card, r.field_stacks != 0) == 1:
             return make_move(MOVE_PLAY, card, GS_NO_CARD)
         return make_move(MOVE_PLAY, card, select_bit(s.field & (<uint64_t>0xF << (card & ~3)),
@@ -460,8 +467,10 @@ cdef class VectorGame:
         write_observation(s, &self._rules.c, s.to_move, self.obs_p + <int64_t>i * OBS_SIZE)
         if direct_actions(s, &self._rules.c):
             self.direct_p[i] = 1
+            # the move table is free here: it keeps the hand card of each slot
             self.count_p[i] = write_direct(s, &self._rules.c, self.mask_p + <int64_t>i * NUM_ACTIONS,
-                                          self.legal_p + <int64_t>i * NUM_ACTIONS)
+                                           self.legal_p + <int64_t>i * NUM_ACTIONS,
+                                           self.tables + <int64_t>i * NUM_ACTIONS)
         else:
             self.direct_p[i] = 0
             self.count_p[i] = write_actions(
@@ -525,7 +534,8 @@ cdef class VectorGame:
             for i in range(self.num_games):
                 s = &self.states[i]
                 if self.direct_p[i]:
-                    move = decode_direct(s, &self._rules.c, <int>ap[i])
+                    move = decode_direct(s, &self._rules.c, <int>ap[i],
+                                         self.tables + <int64_t>i * NUM_ACTIONS)
                 else:
                     move = self.tables[<int64_t>i * NUM_ACTIONS + ap[i]]
                 apply_move(s, &self._rules.c, move, NULL)
@@ -581,14 +591,15 @@ def _direct_action_codes(CoreState core):
     test compares it with :func:`legal_action_codes` at every decision."""
     cdef uint8_t mask[NUM_ACTIONS]
     cdef uint8_t legal[NUM_ACTIONS]
+    cdef uint16_t slot_cards[NUM_ACTIONS]
     cdef int n, j, a
     if core.s.phase == PHASE_OVER or not direct_actions(&core.s, &core.rules.c):
         return None
-    n = write_direct(&core.s, &core.rules.c, mask, legal)
+    n = write_direct(&core.s, &core.rules.c, mask, legal, slot_cards)
     out = {}
     for j in range(n):
         a = legal[j]
-        out[a] = decode_direct(&core.s, &core.rules.c, a)
+        out[a] = decode_direct(&core.s, &core.rules.c, a, slot_cards)
     if sorted(out) != [a for a in range(NUM_ACTIONS) if mask[a]]:
         raise AssertionError("the direct mask and list disagree")
     return out
