@@ -19,10 +19,9 @@ from gostop_core.rules import Rules as _Rules
 
 
 cdef inline int32_t _count_points(int32_t count, int32_t minimum) noexcept nogil:
-    # "N cards = 1 point, +1 for each beyond"
-    if count >= minimum:
-        return count - minimum + 1
-    return 0
+    # "N cards = 1 point, +1 for each beyond" (written to become a conditional move)
+    cdef int32_t points = count - minimum + 1
+    return points if points > 0 else 0
 
 
 cdef inline int32_t _bonus_junk(uint64_t pile, const RulesC* r) noexcept nogil:
@@ -140,24 +139,22 @@ cdef int32_t score_total(uint64_t pile, const RulesC* r) noexcept nogil:
         return score_pile(pile, r, &s)
     brights = pile & GS_MASK_BRIGHT
     nb = gs_popcount(brights)
-    if nb == 5:
-        total = r.bright5
-    elif nb == 4:
-        total = r.bright4_rain if brights & GS_MASK_RAIN_BRIGHT else r.bright4
-    elif nb == 3:
-        total = r.bright3_rain if brights & GS_MASK_RAIN_BRIGHT else r.bright3
+    if nb >= 3:  # rare: most piles score no brights
+        if nb == 5:
+            total = r.bright5
+        elif nb == 4:
+            total = r.bright4_rain if brights & GS_MASK_RAIN_BRIGHT else r.bright4
+        else:
+            total = r.bright3_rain if brights & GS_MASK_RAIN_BRIGHT else r.bright3
     ribbons = pile & GS_MASK_RIBBON
     if not r.rain_ribbon_counts:
         ribbons &= ~GS_MASK_RAIN_RIBBON
     total += _count_points(gs_popcount(ribbons), r.ribbon_min)
-    if pile & GS_MASK_HONGDAN == GS_MASK_HONGDAN:
-        total += r.ribbon_set
-    if pile & GS_MASK_CHEONGDAN == GS_MASK_CHEONGDAN:
-        total += r.ribbon_set
-    if pile & GS_MASK_CHODAN == GS_MASK_CHODAN:
-        total += r.ribbon_set
-    if pile & GS_MASK_GODORI == GS_MASK_GODORI:
-        total += r.godori
+    # the sets, added by arithmetic rather than by a branch each
+    total += r.ribbon_set * ((pile & GS_MASK_HONGDAN == GS_MASK_HONGDAN)
+                             + (pile & GS_MASK_CHEONGDAN == GS_MASK_CHEONGDAN)
+                             + (pile & GS_MASK_CHODAN == GS_MASK_CHODAN))
+    total += r.godori * (pile & GS_MASK_GODORI == GS_MASK_GODORI)
     animals = gs_popcount(pile & GS_MASK_ANIMAL)
     junk = (gs_popcount(pile & GS_MASK_SINGLE_JUNK) + 2 * gs_popcount(pile & GS_MASK_DOUBLE_JUNK)
             + _bonus_junk(pile, r))
@@ -165,6 +162,8 @@ cdef int32_t score_total(uint64_t pile, const RulesC* r) noexcept nogil:
     # a flexible card counted as junk leaves the animals (it is one when in the pile)
     sake_options = 2 if (r.sake_cup_junk and (pile & GS_MASK_SAKE_CUP)) else 1
     bridge_options = 2 if (r.bridge_junk and (pile & GS_MASK_BRIDGE)) else 1
+    if sake_options == 1 and bridge_options == 1:
+        return total + best
     for sake in range(sake_options):
         for bridge in range(bridge_options):
             if sake == 0 and bridge == 0:
