@@ -15,6 +15,7 @@ from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t,
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
+cimport cython
 cimport numpy as cnp
 import numpy as np
 
@@ -131,7 +132,7 @@ cdef inline bint may_shake(const GameStateC* s, const RulesC* r, int month) noex
             and (not r.shake_timing or s.turns_played[p] == 0))
 
 
-cdef int write_direct(const GameStateC* s, const RulesC* r, uint8_t* mask,
+cdef inline int write_direct(const GameStateC* s, const RulesC* r, uint8_t* mask,
                       uint8_t* legal, uint16_t* slot_cards) noexcept nogil:
     """write_actions when direct_actions: the actions straight from the card
     sets, in ascending order, with no move list and no move table
@@ -217,7 +218,7 @@ cdef inline int select_bit(uint64_t x, int i) noexcept nogil:
     return gs_lowest(x)
 
 
-cdef uint16_t decode_direct(const GameStateC* s, const RulesC* r, int a,
+cdef inline uint16_t decode_direct(const GameStateC* s, const RulesC* r, int a,
                             const uint16_t* slot_cards) noexcept nogil:
     """The move of a legal action written by write_direct."""
     cdef int slot, card
@@ -296,7 +297,7 @@ cdef int write_actions(const GameStateC* s, const RulesC* r, uint16_t* table,
     return n
 
 
-cdef void write_observation(const GameStateC* s, const RulesC* r, int seat,
+cdef inline void write_observation(const GameStateC* s, const RulesC* r, int seat,
                             uint8_t* out) noexcept nogil:
     """``PlayerView(seat).to_array()`` of the state, as bytes (see docs/envs.md):
     the 8 card sets are gathered first and written as planes in one call."""
@@ -345,6 +346,7 @@ cdef void write_rewards(const GameStateC* s, const RulesC* r, float* out) noexce
             out[q] = -s.points
 
 
+@cython.final
 cdef class VectorGame:
     """``num_games`` hands of Go-Stop played side by side in C.
 
@@ -461,7 +463,7 @@ cdef class VectorGame:
                 break
         self.seeds_p[i] = seed
 
-    cdef void _show(self, int i) noexcept nogil:
+    cdef inline void _show(self, int i) noexcept nogil:
         cdef GameStateC* s = &self.states[i]
         self.seats_p[i] = s.to_move
         write_observation(s, &self._rules.c, s.to_move, self.obs_p + <int64_t>i * OBS_SIZE)
