@@ -77,3 +77,32 @@ def test_showdown_rules_take_the_move_table():
             if g.is_over():
                 games[i] = g = Game(rules, 2, seed=int(vg.deal_seeds[i]))
             assert np.array_equal(g.view(g.turn).to_array(), vg.obs[i].astype(np.float32))
+
+
+@pytest.mark.parametrize("avx2", [True, False])
+def test_both_plane_writers_give_the_same_arrays(avx2):
+    """The AVX2 and the table writers of the card planes and the mask (the
+    table is what processors without AVX2 use): same observations and masks as
+    Game, whichever writes them."""
+    import numpy as np
+
+    from gostop_core.envs import VectorGame, action_mask, action_to_move
+    from gostop_core.envs.vector import _planes_by_avx2
+    before = _planes_by_avx2(avx2)
+    try:
+        for preset, players in (("casual", 2), ("family", 4)):
+            vg = VectorGame(3, rules=preset, players=players, seed=9)
+            games = [Game(preset, players, seed=int(s)) for s in vg.deal_seeds]
+            rng = np.random.default_rng(3)
+            for _ in range(60):
+                for i, g in enumerate(games):
+                    assert np.array_equal(g.view(g.turn).to_array(), vg.obs[i].astype(np.float32))
+                    assert np.array_equal(action_mask(g).astype(bool), vg.mask[i])
+                acts = np.array([rng.choice(np.flatnonzero(m)) for m in vg.mask])
+                vg.step(acts)
+                for i, g in enumerate(games):
+                    g.push(action_to_move(g, acts[i]))
+                    if g.is_over():
+                        games[i] = Game(preset, players, seed=int(vg.deal_seeds[i]))
+    finally:
+        _planes_by_avx2(before)

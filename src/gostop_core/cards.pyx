@@ -332,3 +332,13 @@ HONGDAN = CardSet(GS_MASK_HONGDAN)
 CHEONGDAN = CardSet(GS_MASK_CHEONGDAN)
 CHODAN = CardSet(GS_MASK_CHODAN)
 GODORI = CardSet(GS_MASK_GODORI)
+
+
+def _mod_small(uint64_t x, uint32_t d):
+    """``gs_mod_small(x, d)``, the shuffle's division-free remainder (for the tests)."""
+    return gs_mod_small(x, d)
+
+
+def _popcount(uint64_t x):
+    """``gs_popcount(x)`` as the C kernels count (for the tests)."""
+    return gs_popcount(x)

@@ -82,6 +82,7 @@ cdef int move_action(const GameStateC* s, uint16_t move) noexcept nogil:
 
 
 cdef extern from "gostop_planes.h":
+    int gs_planes_avx2
     void gs_planes_init() noexcept nogil
     void gs_planes50(uint8_t* out, const uint64_t* sets, int count) noexcept nogil
     void gs_plane74(uint8_t* out, uint64_t low, uint64_t high) noexcept nogil
@@ -605,3 +606,17 @@ def _direct_action_codes(CoreState core):
     if sorted(out) != [a for a in range(NUM_ACTIONS) if mask[a]]:
         raise AssertionError("the direct mask and list disagree")
     return out
+
+
+def _planes_by_avx2(on=None):
+    """Whether the byte planes are written by AVX2 (this processor has it);
+    with ``on``, switch (AVX2 only where the processor has it) and return the
+    previous setting.  For the tests of both paths."""
+    global gs_planes_avx2
+    cdef int before = gs_planes_avx2
+    if on is not None:
+        if on:
+            gs_planes_init()   # AVX2 again if the processor has it
+        else:
+            gs_planes_avx2 = 0
+    return bool(before)
