@@ -88,6 +88,7 @@ def _preprocess(tmp_path: Path, *defines: str) -> str:
     stubs.mkdir(exist_ok=True)
     (stubs / "stdint.h").write_text("typedef unsigned long long uint64_t;\n")
     (stubs / "intrin.h").write_text("/* MSVC intrinsics */\n")
+    (stubs / "cpuid.h").write_text("/* GCC's cpuid */\n")
     args = [cpp] + (["-E"] if cpp.endswith("gcc") else [])
     args += ["-P", "-undef", "-nostdinc", f"-I{stubs}", *defines, str(HEADER)]
     run = subprocess.run(args, capture_output=True, text=True)

@@ -196,7 +196,7 @@ def random_legal(legal, legal_count, rng: np.random.Generator) -> np.ndarray:
     n, width = lists.shape
     # single precision: half the generator's work, and exact enough to pick
     # among at most 74 actions
-    draw = rng.random(n, dtype=np.float32)
+    draw = rng.random((n,), dtype=np.float32)
     draw *= count
     pick = draw.astype(np.intp)
     # one flat read: each game's pick offset to its row
