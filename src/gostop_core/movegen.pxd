@@ -1,7 +1,7 @@
 # Game state, legal-move generation, apply (copy-make undo), settlement, perft and playouts.
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from gostop_core.rules cimport RulesC, Rules
-from gostop_core.cards cimport gs_mod_small
+from gostop_core.cards cimport gs_mod_small, GS_MASK_MONTH_CARDS
 
 cdef enum:
     MAX_PLAYERS = 4
@@ -96,6 +96,20 @@ cdef inline uint32_t bounded(uint64_t* state, uint32_t bound) noexcept nogil:
         while x < threshold:
             x = splitmix64(state)
     return gs_mod_small(x, bound)  # x % bound, without a division for small bounds
+
+
+cdef inline uint64_t month_counts(uint64_t cards) noexcept nogil:
+    """Each month's card count (0-4) in its own nibble: month m in bits 4(m-1)..4m-1."""
+    cdef uint64_t x = cards & GS_MASK_MONTH_CARDS
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    return (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
+
+
+cdef inline uint64_t months_with_three(uint64_t cards) noexcept nogil:
+    """Bit 4 * (m - 1) + 2 set for each month m with at least three cards in
+    ``cards``: the cards of a month count up in their own nibble, and a count of
+    3 or 4 plus one sets the nibble's bit 2 (no carry: a nibble never passes 5)."""
+    return (month_counts(cards) + <uint64_t>0x111111111111) & <uint64_t>0x444444444444
 
 
 # A move is one uint16: kind << 12 | card << 6 | target.

@@ -249,13 +249,6 @@ cdef int deal_cards(GameStateC* s, const RulesC* r, int nplayers, uint64_t seed,
 
 
 # ---------------------------------------------------------------- moves
-cdef inline uint64_t month_counts(uint64_t cards) noexcept nogil:
-    """Each month's card count (0-4) in its own nibble: month m in bits 4(m-1)..4m-1."""
-    cdef uint64_t x = cards & GS_MASK_MONTH_CARDS
-    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
-    return (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
-
-
 cdef inline int play_moves(const GameStateC* s, const RulesC* r, int card, uint16_t* out,
                            int n, uint64_t field_counts) noexcept nogil:
     """Append the plays of one hand card (one per field card to choose from);
@@ -293,13 +286,6 @@ cdef bint is_win_card(const GameStateC* s, const RulesC* r, int p, int card) noe
         if with_card > now and with_card >= thr and (s.go_count[q] == 0 or with_card > s.last_go_score[q]):
             return True
     return False
-
-
-cdef inline uint64_t months_with_three(uint64_t cards) noexcept nogil:
-    """Bit 4 * (m - 1) + 2 set for each month m with at least three cards in
-    ``cards``: the cards of a month count up in their own nibble, and a count of
-    3 or 4 plus one sets the nibble's bit 2 (no carry: a nibble never passes 5)."""
-    return (month_counts(cards) + <uint64_t>0x111111111111) & <uint64_t>0x444444444444
 
 
 cdef int generate_moves(const GameStateC* s, const RulesC* r, uint16_t* out) noexcept nogil:

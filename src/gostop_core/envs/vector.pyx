@@ -25,7 +25,8 @@ from gostop_core.cards cimport (
 from gostop_core.rules cimport RulesC, Rules, PAY_SCORE_ONCE, BONUS_HAND_NONE
 from gostop_core.movegen cimport (
     GameStateC, CoreState, MAX_MOVES, generate_moves, apply_move, deal_cards, splitmix64,
-    move_kind, move_card, move_target, make_move, PHASE_OVER, PHASE_PLAY, PHASE_GO_STOP, PHASE_FLIP_CHOICE,
+    move_kind, move_card, move_target, make_move, month_counts, months_with_three,
+    PHASE_OVER, PHASE_PLAY, PHASE_GO_STOP, PHASE_FLIP_CHOICE,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
 )
@@ -93,18 +94,6 @@ cdef extern from "gostop_planes.h":
 # the byte-plane writers' table, and whether this processor has AVX2
 gs_planes_init()
 assert NUM_ACTIONS == 74 and OBS_SIZE == 8 * 50 + 20, "gs_plane74 and the planes' layout"
-
-
-cdef inline uint64_t month_counts(uint64_t cards) noexcept nogil:
-    """Each month's card count (0-4) in its own nibble (as movegen's)."""
-    cdef uint64_t x = cards & GS_MASK_MONTH_CARDS
-    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
-    return (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
-
-
-cdef inline uint64_t months_with_three(uint64_t cards) noexcept nogil:
-    """Bit 4(m-1)+2 for each month m with three or more cards (as movegen's)."""
-    return (month_counts(cards) + <uint64_t>0x111111111111) & <uint64_t>0x444444444444
 
 
 cdef inline bint direct_actions(const GameStateC* s, const RulesC* r) noexcept nogil:
