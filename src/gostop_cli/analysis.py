@@ -17,7 +17,8 @@ from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
 from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
-from gostop_cli.options import CommandError, backend_options, make_rules, move_time_option
+from gostop_cli.options import (CommandError, backend_options, make_rules, move_time_option,
+                                workers_option)
 
 __all__ = ["hint", "arena", "hint_moves", "public_line", "payout_unit"]
 
@@ -226,8 +227,7 @@ its next game.""")
               help="Override one rules field (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2 ** 40), default=0, show_default=True,
               help="Seed of the first deal (deal d uses seed + d).")
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Processes (default: every core).")
+@workers_option("Processes (default: every core).")
 @move_time_option("Time per move of the bots gostop did not write; a slower answer forfeits "
                   "the game.")
 @click.option("--records", "records_path", metavar="FILE", type=click.Path(dir_okay=False),

@@ -130,6 +130,12 @@ def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def workers_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--workers N``: processes for arena and selfplay (one range and default;
+    ``help_text`` says what they are there)."""
+    return click.option("--workers", type=click.IntRange(1, 256), default=None, help=help_text)
+
+
 def move_time_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--move-time SECONDS``: the time per move of a bot gostop did not write
     (one range and default for play, arena and selfplay; ``help_text`` says what

@@ -12,6 +12,7 @@ import click
 from gostop_core import GoStopError
 from gostop_cli.options import (
     CommandError, backend_options, make_rules, move_time_option, players_option, rules_options,
+    workers_option,
 )
 
 __all__ = ["selfplay"]
@@ -39,8 +40,7 @@ skipped.  Ctrl-C keeps every finished shard.""")
               help="Seed of game 0 (game G uses seed + G).")
 @click.option("--shard-size", type=click.IntRange(1, 10 ** 7), default=1000, show_default=True,
               help="Games per shard file (and per task).")
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Processes, or CPUs of a local Ray cluster (default: every core).")
+@workers_option("Processes, or CPUs of a local Ray cluster (default: every core).")
 @move_time_option("Time per move of a bot gostop did not write; a slower answer forfeits.")
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (and no progress bar).")
