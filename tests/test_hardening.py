@@ -454,6 +454,22 @@ def test_ctrl_c_stops_random_playouts():
     assert seconds < STOP_LIMIT
 
 
+def test_ctrl_c_stops_the_scoring_loop():
+    """score_masks_loop (gostop bench's scoring figure) polls for Ctrl-C too."""
+    code, seconds, err = stop_time([sys.executable, "-c", textwrap.dedent("""
+        import numpy as np
+        from gostop_core import Rules
+        from gostop_core.scoring import score_masks_loop
+        masks = np.arange(1, 4097, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        try:
+            score_masks_loop(masks, Rules("casual"), 10 ** 9)
+        except KeyboardInterrupt:
+            raise SystemExit(130)
+    """)])
+    assert code == 130, err
+    assert seconds < STOP_LIMIT
+
+
 def test_the_loops_do_not_poll_outside_the_main_thread():
     # a worker thread's perft runs to its end (signals go to the main thread)
     import threading

@@ -14,6 +14,9 @@ from gostop_core.cards cimport (
     GS_CARD_X2, GS_CARD_X3, GS_BIT, GS_MONTH_MASK, gs_popcount, parse_mask,
 )
 from gostop_core.rules cimport Rules, RulesC, BONUS_EFFECT_JUNK
+from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
+
+import threading
 from gostop_core.cards import format_mask
 from gostop_core.rules import Rules as _Rules
 
@@ -296,10 +299,15 @@ def score_masks_loop(const uint64_t[::1] masks, Rules rules, long repeats=1):
     cdef const RulesC* r = &rules.c
     if repeats < 0:
         raise ValueError("repeats must be >= 0")
+    gs_poll_begin(threading.current_thread() is threading.main_thread())
     with nogil:
         for rep in range(repeats):
+            # Ctrl-C is polled once per round (a round is n piles: microseconds)
+            if gs_interrupted():
+                break
             for i in range(n):
                 # the pile changes with the round (one card toggled), so no round
                 # can be skipped as a repeat of the previous one
                 total += score_total(masks[i] ^ (<uint64_t>(rep & 1) << (i % 48)), r)
+    gs_raise_if_interrupted()
     return total
