@@ -11,4 +11,5 @@ MAX_ITERATIONS: int
 
 def ismcts_fields(rules: Rules, fields: dict[str, Any], iterations: int = ..., c: float = ...,
                   seed: int = ..., time_ms: float = ..., win_bonus: float = ...,
-                  opp_tree: bool = ..., open_loop: bool = ..., nodes: int = ...) -> dict[str, Any]: ...
+                  opp_tree: bool = ..., open_loop: bool = ..., nodes: int = ...,
+                  prior: float = ...) -> dict[str, Any]: ...

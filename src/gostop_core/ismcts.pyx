@@ -23,6 +23,9 @@ form):
   deviation of the payoffs seen so far (so ``c`` has no unit).  A legal move
   without a node is expanded first: the greedy policy's move, then the others
   in random order (so that a node's first visits follow the playout policy).
+  With ``prior`` (progressive bias), the greedy policy's move also gets
+  ``prior / (visits + 1)`` points more in the UCB value: a node follows the
+  playout policy until its statistics say otherwise.
 * **Other seats** play the greedy policy (:c:func:`policy_move`) by default;
   with ``opp_tree`` they choose by UCB too, on the negated payoff of the
   searching seat.
@@ -51,7 +54,7 @@ from gostop_core.search cimport (
 )
 from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
 from gostop_core.movegen import _in_main_thread
-from gostop_core.search import DEFAULT_WIN_BONUS, LEAF_WEIGHTS
+from gostop_core.search import DEFAULT_WIN_BONUS as _WIN_BONUS, LEAF_WEIGHTS as _LEAF_WEIGHTS
 
 #: Iterations per decision by default (about the CPU time of the expectimax
 #: bot's 256 samples on a 2-player casual position, docs/search.md).
@@ -73,6 +76,7 @@ ctypedef struct Tree:
     uint64_t rng              # expansion order (the deals have their own stream)
     int root                  # the searching seat
     double c                  # exploration constant
+    double prior              # progressive bias toward the greedy policy's move (points)
     bint opp_tree             # other seats choose by UCB (else: the greedy policy)
     bint open_loop            # only decisions are edges
     double sum                # payoffs seen: sum, sum of squares, count (the UCB scale)
@@ -153,6 +157,8 @@ cdef int32_t select_child(Tree* t, int32_t parent, int seat, const uint16_t* mov
             v = 1e300
         else:
             v = sign * k.total / k.visits + t.c * scale * sqrt(log(<double>k.avail) / k.visits)
+            if i == greedy:
+                v += t.prior / (k.visits + 1.0)
         if v > best_v:
             best_v = v
             best_i = i
@@ -229,13 +235,16 @@ cdef double iterate(Tree* t, SearchCtx* ctx, GameStateC* w, int32_t* path) noexc
 
 
 def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, double c=DEFAULT_C,
-                  seed=0, double time_ms=0.0, double win_bonus=DEFAULT_WIN_BONUS,
-                  bint opp_tree=False, bint open_loop=False, int nodes=DEFAULT_NODES):
+                  seed=0, double time_ms=0.0, double win_bonus=_WIN_BONUS,
+                  bint opp_tree=False, bint open_loop=False, int nodes=DEFAULT_NODES,
+                  double prior=0.0):
     """Information-set MCTS from a player's view (``parse_view`` fields; the
     seat must be the one to move), ``iterations`` deals (or fewer when
     ``time_ms`` > 0 runs out first; at least one), exploration ``c``, a tree of
     at most ``nodes`` nodes, the other seats greedy or, with ``opp_tree``, in
-    the tree; ``open_loop`` keys the tree by decisions only (module docstring).
+    the tree; ``open_loop`` keys the tree by decisions only; ``prior`` (points)
+    is added to the UCB value of the greedy policy's move, divided by its
+    visits + 1 (module docstring).
     Returns ``{"moves": [(code, visits, value)], "iterations", "nodes",
     "stopped"}``: every root move in generation order with the iterations that
     chose it and its mean payoff (nan for none), the tree's size, and why the
@@ -257,6 +266,8 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
         raise ValueError(f"nodes must be {MIN_NODES}..{MAX_NODES}")
     if not (c >= 0.0 and c < 1e6):
         raise ValueError("c must be a number from 0 (no exploration) up")
+    if not (prior >= 0.0 and prior < 1e6):
+        raise ValueError("prior must be a number from 0 (none) up")
     if not (time_ms >= 0.0 and time_ms < 1e12):
         raise ValueError("time_ms must be 0 (no limit) or more")
     if not (-1e6 < win_bonus < 1e6):
@@ -272,7 +283,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     ctx.beta = 0.0
     ctx.reach_per_card = -1.0
     for i in range(16):
-        ctx.w[i] = LEAF_WEIGHTS[i]
+        ctx.w[i] = _LEAF_WEIGHTS[i]
     ctx.rollout = 1
     ctx.win_bonus = win_bonus
     ctx.nodes = 0
@@ -296,6 +307,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     t.pool[0].total = 0.0
     t.root = seat
     t.c = c
+    t.prior = prior
     t.opp_tree = opp_tree
     t.open_loop = open_loop
     t.sum = 0.0
