@@ -37,18 +37,19 @@ def positions_along(game: Game, rng: random.Random, every: int = 3):
 
 
 # ---------------------------------------------------------------- legality
-@pytest.mark.parametrize("opponents,loop,prior", [("greedy", "closed", 0.0),
-                                                  ("tree", "closed", 3.0),
-                                                  ("greedy", "open", 0.0)])
+@pytest.mark.parametrize("opponents,loop,prior,widen", [("greedy", "closed", 0.0, 0.0),
+                                                        ("tree", "closed", 3.0, 2.0),
+                                                        ("greedy", "open", 0.0, 0.0)])
 @pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
-def test_ismcts_ranks_the_legal_moves_of_views(preset, players, opponents, loop, prior):
+def test_ismcts_ranks_the_legal_moves_of_views(preset, players, opponents, loop, prior, widen):
     rng = random.Random(players * 17 + len(preset))
     phases = set()
     for seed in range(3):
         game = Game(preset, players, seed=seed, dealer=seed % players)
         for g in positions_along(game, rng, every=4):
             legal = list(g.legal_moves)
-            bot = IsmctsBot(seed, iterations=60, opponents=opponents, loop=loop, prior=prior)
+            bot = IsmctsBot(seed, iterations=60, opponents=opponents, loop=loop, prior=prior,
+                            widen=widen)
             ranked = bot.analyse(g.view(g.turn))
             assert sorted(str(r.move) for r in ranked) == sorted(str(m) for m in legal)
             # every root move is tried once before any is tried twice
@@ -85,6 +86,9 @@ def test_a_tiny_node_pool_still_plays_legally():
         assert result["iterations"] == 2000
         assert result["nodes"] == nodes  # full, and no node beyond it
         assert sum(visits for _, visits, _ in result["moves"]) == 2000
+    # with widening (a node tries a second move only after some visits) too
+    widened = ismcts_fields(rules, fields, iterations=500, seed=2, widen=50.0)
+    assert widened["nodes"] <= 1 + len(list(g.legal_moves)) + 500
     # without a bound the tree grows by one node per iteration at most
     result = ismcts_fields(rules, fields, iterations=500, seed=2)
     assert 1 + len(list(g.legal_moves)) < result["nodes"] <= 1 + len(list(g.legal_moves)) + 500
@@ -132,9 +136,10 @@ def test_make_bot_ismcts():
     assert isinstance(bot, IsmctsBot) and bot.name == "ismcts"
     assert (bot.iterations, bot.c) == (IsmctsBot.ITERATIONS, IsmctsBot.C)
     bot = make_bot("ismcts:iterations=4000, c=0.3,time=50,win=1,opponents=tree,loop=open,"
-                   "nodes=1000,prior=2.5")
+                   "nodes=1000,prior=2.5,widen=4")
     assert (bot.iterations, bot.c, bot.time_ms, bot.win_bonus, bot.opponents, bot.loop,
-            bot.nodes, bot.prior) == (4000, 0.3, 50.0, 1.0, "tree", "open", 1000, 2.5)
+            bot.nodes, bot.prior, bot.widen) == (4000, 0.3, 50.0, 1.0, "tree", "open", 1000, 2.5,
+                                                 4.0)
 
 
 @pytest.mark.parametrize("name,message", [
@@ -151,6 +156,7 @@ def test_make_bot_ismcts():
     ("ismcts:nodes=4", f"nodes must be {MIN_NODES}.."),
     ("ismcts:prior=-1", "prior must be 0"),
     ("ismcts:prior=x", "prior needs a number"),
+    ("ismcts:widen=-2", "widen must be 0"),
 ])
 def test_make_bot_ismcts_errors(name, message):
     with pytest.raises(ValueError, match=message):
@@ -173,7 +179,8 @@ def test_the_search_refuses_bad_arguments():
     game = Game(seed=2)
     rules, fields = parse_view(game.view(game.turn).to_str())
     for kwargs in ({"iterations": 0}, {"nodes": MIN_NODES - 1}, {"c": -0.5},
-                   {"time_ms": -1.0}, {"win_bonus": float("nan")}, {"prior": -1.0}):
+                   {"time_ms": -1.0}, {"win_bonus": float("nan")}, {"prior": -1.0},
+                   {"widen": float("inf")}):
         with pytest.raises(ValueError):
             ismcts_fields(rules, fields, **kwargs)
     rules, fields = parse_view(game.view(1 - game.turn).to_str())

@@ -642,7 +642,8 @@ class IsmctsBot(Bot):
     seats play the greedy policy (``opponents="tree"``: they choose by UCB on
     the bot's negated payoff); ``loop="open"`` keeps only decisions as edges;
     ``prior`` (points) biases a tree decision toward the greedy policy's move
-    (``prior / (visits + 1)`` more in its UCB value).
+    (``prior / (visits + 1)`` more in its UCB value); ``widen`` W (> 0) lets a
+    tree decision try one more move every W visits, the greedy move first.
     One node is added per iteration, then the hand is played out by the greedy
     policy and the payoff (net points, ``win_bonus`` more for a won hand and
     less for a lost one, as the expectimax bot counts it) is backed up.  The
@@ -655,7 +656,7 @@ class IsmctsBot(Bot):
     hidden cards.  A single legal move is played without a search.
 
     Settings can also be given by name to :func:`make_bot`:
-    ``ismcts:iterations=20000,c=0.7,time=200,opponents=tree,loop=open,nodes=65536,win=2,prior=5``."""
+    ``ismcts:iterations=20000,c=0.7,time=200,opponents=tree,loop=open,nodes=65536,win=2,prior=5,widen=4``."""
 
     name = "ismcts"
 
@@ -669,7 +670,7 @@ class IsmctsBot(Bot):
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  c: float | None = None, time_ms: float = 0.0, win_bonus: float | None = None,
                  opponents: str = "greedy", loop: str = "closed", nodes: int | None = None,
-                 prior: float = 0.0):
+                 prior: float = 0.0, widen: float = 0.0):
         from gostop_core.ismcts import DEFAULT_NODES, MAX_ITERATIONS, MAX_NODES, MIN_NODES
         self.seed = seed
         self.iterations = self.ITERATIONS if iterations is None else int(iterations)
@@ -680,6 +681,7 @@ class IsmctsBot(Bot):
         self.loop = loop
         self.nodes = DEFAULT_NODES if nodes is None else int(nodes)
         self.prior = float(prior)
+        self.widen = float(widen)
         if not 1 <= self.iterations <= MAX_ITERATIONS:
             raise ValueError(f"ismcts iterations must be 1..{MAX_ITERATIONS}, got {self.iterations}")
         if not (math.isfinite(self.c) and self.c >= 0):
@@ -690,6 +692,8 @@ class IsmctsBot(Bot):
             raise ValueError(f"ismcts win bonus must be a finite number, got {self.win_bonus}")
         if not (math.isfinite(self.prior) and self.prior >= 0):
             raise ValueError(f"ismcts prior must be 0 (none) or a positive number, got {prior}")
+        if not (math.isfinite(self.widen) and self.widen >= 0):
+            raise ValueError(f"ismcts widen must be 0 (off) or a positive number, got {widen}")
         if self.opponents not in self.OPPONENTS:
             raise ValueError(f"ismcts opponents must be one of {', '.join(self.OPPONENTS)}, "
                              f"got {opponents!r}")
@@ -711,7 +715,7 @@ class IsmctsBot(Bot):
         result = ismcts_fields(rules, fields, self.iterations, self.c, seed,
                                time_ms=self.time_ms, win_bonus=self.win_bonus,
                                opp_tree=self.opponents == "tree", open_loop=self.loop == "open",
-                               nodes=self.nodes, prior=self.prior)
+                               nodes=self.nodes, prior=self.prior, widen=self.widen)
         self.last_iterations = result["iterations"]
         ranked = [RankedMove(Move.from_code(code), value, (str(Move.from_code(code)),), visits)
                   for code, visits, value in result["moves"]]
@@ -752,9 +756,10 @@ _EXPECTIMAX_KEYS = {"depth": "depth", "samples": "samples", "leaf": "leaf", "win
                     "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan"}
 #: Settings of ``ismcts:key=value,...`` and the IsmctsBot argument each sets.
 _ISMCTS_KEYS = {"iterations": "iterations", "c": "c", "time": "time_ms", "win": "win_bonus",
-                "opponents": "opponents", "loop": "loop", "nodes": "nodes", "prior": "prior"}
+                "opponents": "opponents", "loop": "loop", "nodes": "nodes", "prior": "prior",
+                "widen": "widen"}
 #: Settings read as decimal numbers, and as words (the others are whole numbers).
-_FLOAT_KEYS = ("win", "time", "stop", "c", "prior")
+_FLOAT_KEYS = ("win", "time", "stop", "c", "prior", "widen")
 _WORD_KEYS = ("leaf", "opponents", "loop")
 
 

@@ -25,7 +25,10 @@ form):
   in random order (so that a node's first visits follow the playout policy).
   With ``prior`` (progressive bias), the greedy policy's move also gets
   ``prior / (visits + 1)`` points more in the UCB value: a node follows the
-  playout policy until its statistics say otherwise.
+  playout policy until its statistics say otherwise.  With ``widen`` W
+  (progressive widening), a node that has v visits and k children legal in the
+  deal expands a new move only while k < 1 + v / W (the greedy policy's move
+  first): a node visited a few times follows the greedy policy.
 * **Other seats** play the greedy policy (:c:func:`policy_move`) by default;
   with ``opp_tree`` they choose by UCB too, on the negated payoff of the
   searching seat.
@@ -77,6 +80,7 @@ ctypedef struct Tree:
     int root                  # the searching seat
     double c                  # exploration constant
     double prior              # progressive bias toward the greedy policy's move (points)
+    double widen              # progressive widening: visits per legal child beyond the first
     bint opp_tree             # other seats choose by UCB (else: the greedy policy)
     bint open_loop            # only decisions are edges
     double sum                # payoffs seen: sum, sum of squares, count (the UCB scale)
@@ -125,7 +129,7 @@ cdef int32_t select_child(Tree* t, int32_t parent, int seat, const uint16_t* mov
     by the greedy policy) when no legal move has a node and the pool is full."""
     cdef int32_t kids[MAX_MOVES]
     cdef int untried[MAX_MOVES]
-    cdef int i, nu = 0, best_i = -1
+    cdef int i, nu = 0, nk = 0, best_i = -1
     cdef double sign = 1.0 if seat == t.root else -1.0, scale, v, best_v = -1e300, mean
     cdef IsNode* k
     for i in range(n):
@@ -135,7 +139,9 @@ cdef int32_t select_child(Tree* t, int32_t parent, int seat, const uint16_t* mov
             nu += 1
         else:
             t.pool[kids[i]].avail += 1
-    if nu > 0 and t.used < t.size:
+            nk += 1
+    if nu > 0 and t.used < t.size and (
+            nk == 0 or t.widen == 0.0 or nk < 1 + t.pool[parent].visits / t.widen):
         # the greedy policy's move first, the others in random order
         i = greedy
         if kids[i] >= 0:
@@ -237,14 +243,15 @@ cdef double iterate(Tree* t, SearchCtx* ctx, GameStateC* w, int32_t* path) noexc
 def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, double c=DEFAULT_C,
                   seed=0, double time_ms=0.0, double win_bonus=_WIN_BONUS,
                   bint opp_tree=False, bint open_loop=False, int nodes=DEFAULT_NODES,
-                  double prior=0.0):
+                  double prior=0.0, double widen=0.0):
     """Information-set MCTS from a player's view (``parse_view`` fields; the
     seat must be the one to move), ``iterations`` deals (or fewer when
     ``time_ms`` > 0 runs out first; at least one), exploration ``c``, a tree of
     at most ``nodes`` nodes, the other seats greedy or, with ``opp_tree``, in
     the tree; ``open_loop`` keys the tree by decisions only; ``prior`` (points)
     is added to the UCB value of the greedy policy's move, divided by its
-    visits + 1 (module docstring).
+    visits + 1; ``widen`` (> 0) lets a decision node try one more move every
+    ``widen`` visits (module docstring).
     Returns ``{"moves": [(code, visits, value)], "iterations", "nodes",
     "stopped"}``: every root move in generation order with the iterations that
     chose it and its mean payoff (nan for none), the tree's size, and why the
@@ -268,6 +275,8 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
         raise ValueError("c must be a number from 0 (no exploration) up")
     if not (prior >= 0.0 and prior < 1e6):
         raise ValueError("prior must be a number from 0 (none) up")
+    if not (widen >= 0.0 and widen < 1e6):
+        raise ValueError("widen must be a number from 0 (none) up")
     if not (time_ms >= 0.0 and time_ms < 1e12):
         raise ValueError("time_ms must be 0 (no limit) or more")
     if not (-1e6 < win_bonus < 1e6):
@@ -308,6 +317,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     t.root = seat
     t.c = c
     t.prior = prior
+    t.widen = widen
     t.opp_tree = opp_tree
     t.open_loop = open_loop
     t.sum = 0.0
