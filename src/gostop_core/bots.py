@@ -49,6 +49,7 @@ from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.rules import Rules
 from gostop_core.scoring import score
+from gostop_core.ismcts import DEFAULT_C, DEFAULT_ITERATIONS
 from gostop_core.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "IsmctsBot", "RankedMove", "BOT_NAMES",
@@ -661,8 +662,8 @@ class IsmctsBot(Bot):
     name = "ismcts"
 
     #: Defaults (measured in docs/search.md).
-    ITERATIONS = 20000
-    C = 0.7
+    ITERATIONS = DEFAULT_ITERATIONS
+    C = DEFAULT_C
     WIN_BONUS = 2.0
     OPPONENTS = ("greedy", "tree")
     LOOPS = ("closed", "open")

@@ -59,9 +59,9 @@ from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interr
 from gostop_core.movegen import _in_main_thread
 from gostop_core.search import DEFAULT_WIN_BONUS as _WIN_BONUS, LEAF_WEIGHTS as _LEAF_WEIGHTS
 
-#: Iterations per decision by default (about the CPU time of the expectimax
-#: bot's 256 samples on a 2-player casual position, docs/search.md).
-DEFAULT_ITERATIONS = 4000
+#: Iterations per decision by default: about two thirds of the CPU time of the
+#: expectimax bot's 256 samples on 2-player casual positions (docs/search.md).
+DEFAULT_ITERATIONS = 20000
 #: The exploration constant (times the payoffs' standard deviation).
 DEFAULT_C = 0.7
 #: Size of the node pool by default, and its bounds: the root and one child per
