@@ -1,11 +1,11 @@
 """The information-set MCTS search and bot: legal moves from views under every preset
 and player count, whole games, determinism, settings and their errors, the node
-pool's bound, the time budget and Ctrl-C.  (That it never reads a hidden card is
-checked with the expectimax bot's test in tests/test_search.py.)"""
+pool's bound, the time budget and Ctrl-C.  (That it never reads a hidden card, and
+the arena's settings, are checked with the expectimax bot's tests in
+tests/test_search.py.)"""
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import sys
@@ -13,27 +13,16 @@ import textwrap
 import time
 
 import pytest
-from click.testing import CliRunner
 
-from gostop_cli.main import cli
 from gostop_core import Game, Rules
 from gostop_core.bots import BOT_NAMES, IsmctsBot, make_bot, play_game
 from gostop_core.ismcts import MAX_ITERATIONS, MIN_NODES, ismcts_fields
 from gostop_core.notation import parse_view
 from gostop_core.rules import PRESETS
 from test_hardening import STOP_LIMIT, stop_time
+from test_search import positions_along
 
 PRESET_PLAYERS = [(name, n) for name in PRESETS for n in Rules(name).allowed_players()]
-
-
-def positions_along(game: Game, rng: random.Random, every: int = 3):
-    """Play random moves, yielding the game at every ``every``-th decision."""
-    i = 0
-    while not game.is_over():
-        if i % every == 0:
-            yield game
-        game.push(rng.choice(list(game.legal_moves)))
-        i += 1
 
 
 # ---------------------------------------------------------------- legality
@@ -161,18 +150,6 @@ def test_make_bot_ismcts():
 def test_make_bot_ismcts_errors(name, message):
     with pytest.raises(ValueError, match=message):
         make_bot(name)
-
-
-def test_arena_takes_ismcts_settings_and_rejects_bad_ones():
-    runner = CliRunner()
-    result = runner.invoke(cli, ["arena", "ismcts:iterations=50,c=1", "greedy",
-                                 "--deals", "2", "--workers", "1", "--json"])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["bots"][0] == "ismcts:iterations=50,c=1"
-    result = runner.invoke(cli, ["arena", "ismcts:deep=2", "greedy", "--deals", "2"])
-    assert result.exit_code == 2
-    assert "bad ismcts setting 'deep=2'" in result.output
-    assert "Traceback" not in result.output
 
 
 def test_the_search_refuses_bad_arguments():

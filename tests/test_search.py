@@ -345,15 +345,17 @@ def test_hint_leaf_option_and_json_fields():
     assert result.exit_code == 2
 
 
-def test_arena_takes_expectimax_settings_and_rejects_bad_ones():
+@pytest.mark.parametrize("good,bad", [("expectimax:samples=2,leaf=estimate", "expectimax"),
+                                      ("ismcts:iterations=50,c=1", "ismcts")])
+def test_arena_takes_search_settings_and_rejects_bad_ones(good, bad):
     runner = CliRunner()
-    result = runner.invoke(cli, ["arena", "expectimax:samples=2,leaf=estimate", "greedy",
+    result = runner.invoke(cli, ["arena", good, "greedy",
                                  "--deals", "2", "--workers", "1", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["bots"][0] == "expectimax:samples=2,leaf=estimate"
-    result = runner.invoke(cli, ["arena", "expectimax:deep=2", "greedy", "--deals", "2"])
+    assert json.loads(result.output)["bots"][0] == good
+    result = runner.invoke(cli, ["arena", f"{bad}:deep=2", "greedy", "--deals", "2"])
     assert result.exit_code == 2
-    assert "bad expectimax setting 'deep=2'" in result.output
+    assert f"bad {bad} setting 'deep=2'" in result.output
     assert "Traceback" not in result.output
 
 

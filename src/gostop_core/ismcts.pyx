@@ -102,20 +102,22 @@ cdef int32_t find_child(const Tree* t, int32_t parent, int32_t label) noexcept n
     return -1
 
 
-cdef int32_t add_child(Tree* t, int32_t parent, int32_t label) noexcept nogil:
-    """A new child of ``parent`` along ``label``; -1 when the pool is full."""
-    cdef int32_t k = t.used
-    cdef IsNode* node
-    if k >= t.size:
-        return -1
-    t.used += 1
-    node = &t.pool[k]
+cdef inline void init_node(IsNode* node, int32_t sibling, int32_t label) noexcept nogil:
     node.child = -1
-    node.sibling = t.pool[parent].child
+    node.sibling = sibling
     node.label = label
     node.visits = 0
     node.avail = 0
     node.total = 0.0
+
+
+cdef int32_t add_child(Tree* t, int32_t parent, int32_t label) noexcept nogil:
+    """A new child of ``parent`` along ``label``; -1 when the pool is full."""
+    cdef int32_t k = t.used
+    if k >= t.size:
+        return -1
+    t.used += 1
+    init_node(&t.pool[k], t.pool[parent].child, label)
     t.pool[parent].child = k
     return k
 
@@ -308,12 +310,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     if t.pool == NULL:
         raise MemoryError()
     t.used = 1
-    t.pool[0].child = -1
-    t.pool[0].sibling = -1
-    t.pool[0].label = -1
-    t.pool[0].visits = 0
-    t.pool[0].avail = 0
-    t.pool[0].total = 0.0
+    init_node(&t.pool[0], -1, -1)
     t.root = seat
     t.c = c
     t.prior = prior
