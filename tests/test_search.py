@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from gostop_cli.main import cli
 from gostop_core import Game, Rules
-from gostop_core.bots import ExpectimaxBot, GreedyBot, RandomBot, make_bot, play_game
+from gostop_core.bots import ExpectimaxBot, GreedyBot, IsmctsBot, RandomBot, make_bot, play_game
 from gostop_core.cards import CARD_CODES
 from gostop_core.notation import parse_view
 from gostop_core.rules import PRESETS
@@ -143,7 +143,17 @@ def planning_bot(seed: int = 0) -> ExpectimaxBot:
     return ExpectimaxBot(seed, samples=40, stop_z=1.0, plan=2)
 
 
-@pytest.mark.parametrize("make", [small_bot, planning_bot])
+def ismcts_bot(seed: int = 0) -> IsmctsBot:
+    """The information-set MCTS bot, small (every root move is tried: no nan values)."""
+    return IsmctsBot(seed, iterations=200)
+
+
+def ismcts_tree_bot(seed: int = 0) -> IsmctsBot:
+    """The same with the other seats' decisions in the tree."""
+    return IsmctsBot(seed, iterations=200, opponents="tree")
+
+
+@pytest.mark.parametrize("make", [small_bot, planning_bot, ismcts_bot, ismcts_tree_bot])
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 4), ("traditional", 3),
                                             ("standard", 2), ("family", 4)])
 def test_search_never_reads_hidden_cards(preset, players, make):
@@ -335,15 +345,17 @@ def test_hint_leaf_option_and_json_fields():
     assert result.exit_code == 2
 
 
-def test_arena_takes_expectimax_settings_and_rejects_bad_ones():
+@pytest.mark.parametrize("good,bad", [("expectimax:samples=2,leaf=estimate", "expectimax"),
+                                      ("ismcts:iterations=50,c=1", "ismcts")])
+def test_arena_takes_search_settings_and_rejects_bad_ones(good, bad):
     runner = CliRunner()
-    result = runner.invoke(cli, ["arena", "expectimax:samples=2,leaf=estimate", "greedy",
+    result = runner.invoke(cli, ["arena", good, "greedy",
                                  "--deals", "2", "--workers", "1", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["bots"][0] == "expectimax:samples=2,leaf=estimate"
-    result = runner.invoke(cli, ["arena", "expectimax:deep=2", "greedy", "--deals", "2"])
+    assert json.loads(result.output)["bots"][0] == good
+    result = runner.invoke(cli, ["arena", f"{bad}:deep=2", "greedy", "--deals", "2"])
     assert result.exit_code == 2
-    assert "bad expectimax setting 'deep=2'" in result.output
+    assert f"bad {bad} setting 'deep=2'" in result.output
     assert "Traceback" not in result.output
 
 

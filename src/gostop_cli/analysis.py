@@ -202,6 +202,7 @@ class OrderedRecords:
 Examples:
   gostop arena best expectimax-v1 --deals 200 --seed 1000000
   gostop arena expectimax:time=100 greedy --deals 100 --json
+  gostop arena ismcts:iterations=4000 expectimax-v1 --deals 100 --json
   gostop arena expectimax random --deals 100 --json
   gostop arena expectimax greedy greedy --players 3 --rules traditional
   gostop arena greedy random --deals 50 --records games.jsonl
@@ -209,7 +210,8 @@ Examples:
   gostop arena my_bot.py:MyBot greedy --deals 50
   gostop arena "cmd:python3 mybot.py" greedy --move-time 2
 \b
-A bot is a built-in name (random, greedy, expectimax, expectimax:depth=2,...),
+A bot is a built-in name (random, greedy, expectimax, expectimax:depth=2,...,
+ismcts, ismcts:iterations=4000,...),
 path/to/file.py:Class, package.module:Class, a bot an installed package
 registers (entry points "gostop.bots"), or cmd:COMMAND, a program speaking the
 line protocol (docs/protocol.md).  A bot that crashes, exceeds --move-time,

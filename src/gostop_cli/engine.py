@@ -27,6 +27,7 @@ newhand, request (answered by {"move": "..."}), end, quit.  A message that
 cannot be served is answered by {"type": "error", "message": "..."}.""")
 @click.option("--bot", "spec", default="greedy", show_default=True, metavar="BOT",
               help="The bot to offer: random, greedy, expectimax, expectimax:depth=D,..., "
+                   "ismcts, ismcts:iterations=N,..., "
                    "path/to/file.py:Class, package.module:Class or an installed bot.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
               help="Seed of the bot (the random bot's choices, the expectimax sampling).")

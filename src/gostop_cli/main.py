@@ -88,10 +88,10 @@ def split_bot_names(text: str) -> list[str]:
         if not part:
             continue
         low = part.lower()
-        if low in BOT_NAMES or low.startswith(("expectimax", "best:")):
+        if low in BOT_NAMES or low.startswith(("expectimax", "best:", "ismcts:")):
             part = low  # built-in names are case-insensitive; paths and commands are not
         if ("=" in part and ":" not in part and names
-                and names[-1].startswith(("expectimax:", "best:"))):
+                and names[-1].startswith(("expectimax:", "best:", "ismcts:"))):
             names[-1] += "," + low
         else:
             names.append(part)
@@ -135,7 +135,7 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
               metavar="BOT[,BOT...]",
               help=f"Bots for the other seats ({', '.join(BOT_NAMES)}, "
                    "expectimax:depth=D,samples=N,time=MS,...; best:time=MS thinks at most "
-                   "MS milliseconds a move; path/to/file.py:Class, "
+                   "MS milliseconds a move; ismcts:iterations=N,c=C,time=MS,...; path/to/file.py:Class, "
                    "package.module:Class, an installed bot, or cmd:COMMAND for a program "
                    "speaking the bot protocol): one for all, or one per seat in seat order.")
 @move_time_option("Time per move of a cmd: bot; a slower bot loses by forfeit and the "

@@ -12,7 +12,7 @@ moves.  It never sees the other hands or the stock order.
 >>> g.is_over()
 True
 
-Three bots are provided:
+Four bots are provided:
 
 ``random``
     :class:`RandomBot` picks a legal move uniformly at random; with a seed its
@@ -26,6 +26,10 @@ Three bots are provided:
     :class:`ExpectimaxBot` searches the game tree from its view with the
     compiled expectimax of :mod:`gostop_core.search` (flips as chance nodes,
     opponents' hands sampled from the unseen cards; docs/search.md).
+
+``ismcts``
+    :class:`IsmctsBot` grows an information-set Monte Carlo tree over its own
+    later decisions too (:mod:`gostop_core.ismcts`; docs/search.md).
 
 Two more names select expectimax settings: ``best`` the strongest measured
 (:data:`BEST_SETTINGS`, docs/strength.md), ``expectimax-v1`` the first
@@ -45,9 +49,10 @@ from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.rules import Rules
 from gostop_core.scoring import score
+from gostop_core.ismcts import DEFAULT_C, DEFAULT_ITERATIONS
 from gostop_core.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "RankedMove", "BOT_NAMES",
+__all__ = ["Bot", "RandomBot", "GreedyBot", "ExpectimaxBot", "IsmctsBot", "RankedMove", "BOT_NAMES",
            "BEST_SETTINGS", "EXPECTIMAX_V1_SETTINGS",
            "make_bot", "make_builtin_bot", "play_game", "visible_capture", "capture_timing"]
 
@@ -623,10 +628,119 @@ class ExpectimaxBot(Bot):
         return legal[0]
 
 
+# ---------------------------------------------------------------- the IS-MCTS bot
+
+class IsmctsBot(Bot):
+    """Information-set Monte Carlo tree search from the bot's view
+    (:mod:`gostop_core.ismcts`, in C).
+
+    Every iteration deals the unseen cards at random (as the expectimax bot
+    samples them) and descends a tree keyed by what the bot has seen: its own
+    decisions chosen by UCB (exploration ``c`` times the payoffs' standard
+    deviation, counting in how many deals a move was legal), every public
+    event (another seat's move, a card turned from the stock) an edge, so the
+    bot plans its own later plays, flip choices and Go/Stop calls.  The other
+    seats play the greedy policy (``opponents="tree"``: they choose by UCB on
+    the bot's negated payoff); ``loop="open"`` keeps only decisions as edges;
+    ``prior`` (points) biases a tree decision toward the greedy policy's move
+    (``prior / (visits + 1)`` more in its UCB value); ``widen`` W (> 0) lets a
+    tree decision try one more move every W visits, the greedy move first.
+    One node is added per iteration, then the hand is played out by the greedy
+    policy and the payoff (net points, ``win_bonus`` more for a won hand and
+    less for a lost one, as the expectimax bot counts it) is backed up.  The
+    move played is the one chosen in the most iterations.
+
+    Budgets: ``iterations`` deals per decision, ``time_ms`` (> 0) a time limit
+    (the result then depends on the machine's speed), ``nodes`` the size of the
+    tree's node pool (it stops growing when full).  The deals are seeded by
+    ``seed`` and the view, so the bot repeats its choices and never depends on
+    hidden cards.  A single legal move is played without a search.
+
+    Settings can also be given by name to :func:`make_bot`:
+    ``ismcts:iterations=20000,c=0.7,time=200,opponents=tree,loop=open,nodes=65536,win=2,prior=5,widen=4``."""
+
+    name = "ismcts"
+
+    #: Defaults (measured in docs/search.md).
+    ITERATIONS = DEFAULT_ITERATIONS
+    C = DEFAULT_C
+    WIN_BONUS = 2.0
+    OPPONENTS = ("greedy", "tree")
+    LOOPS = ("closed", "open")
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None,
+                 c: float | None = None, time_ms: float = 0.0, win_bonus: float | None = None,
+                 opponents: str = "greedy", loop: str = "closed", nodes: int | None = None,
+                 prior: float = 0.0, widen: float = 0.0):
+        from gostop_core.ismcts import DEFAULT_NODES, MAX_ITERATIONS, MAX_NODES, MIN_NODES
+        self.seed = seed
+        self.iterations = self.ITERATIONS if iterations is None else int(iterations)
+        self.c = self.C if c is None else float(c)
+        self.time_ms = float(time_ms)
+        self.win_bonus = self.WIN_BONUS if win_bonus is None else float(win_bonus)
+        self.opponents = opponents
+        self.loop = loop
+        self.nodes = DEFAULT_NODES if nodes is None else int(nodes)
+        self.prior = float(prior)
+        self.widen = float(widen)
+        if not 1 <= self.iterations <= MAX_ITERATIONS:
+            raise ValueError(f"ismcts iterations must be 1..{MAX_ITERATIONS}, got {self.iterations}")
+        if not (math.isfinite(self.c) and self.c >= 0):
+            raise ValueError(f"ismcts c must be 0 (no exploration) or a positive number, got {c}")
+        if not (math.isfinite(self.time_ms) and self.time_ms >= 0):
+            raise ValueError(f"ismcts time must be 0 (no limit) or more milliseconds, got {time_ms}")
+        if not math.isfinite(self.win_bonus):
+            raise ValueError(f"ismcts win bonus must be a finite number, got {self.win_bonus}")
+        if not (math.isfinite(self.prior) and self.prior >= 0):
+            raise ValueError(f"ismcts prior must be 0 (none) or a positive number, got {prior}")
+        if not (math.isfinite(self.widen) and self.widen >= 0):
+            raise ValueError(f"ismcts widen must be 0 (off) or a positive number, got {widen}")
+        if self.opponents not in self.OPPONENTS:
+            raise ValueError(f"ismcts opponents must be one of {', '.join(self.OPPONENTS)}, "
+                             f"got {opponents!r}")
+        if self.loop not in self.LOOPS:
+            raise ValueError(f"ismcts loop must be one of {', '.join(self.LOOPS)}, got {loop!r}")
+        if not MIN_NODES <= self.nodes <= MAX_NODES:
+            raise ValueError(f"ismcts nodes must be {MIN_NODES}..{MAX_NODES}, got {self.nodes}")
+        self.last_iterations = 0
+
+    def analyse(self, view: PlayerView | str) -> list[RankedMove]:
+        """Every legal move of the view's seat (which must be the one to move),
+        the most chosen first, with its mean payoff (``value``, nan for a move
+        never chosen) and the iterations that chose it (``samples``)."""
+        from gostop_core.ismcts import ismcts_fields
+        from gostop_core.notation import parse_view
+        text = view if isinstance(view, str) else view.to_str()
+        rules, fields = parse_view(text)
+        seed = zlib.crc32(text.encode()) ^ ((self.seed or 0) * 0x9E3779B1)
+        result = ismcts_fields(rules, fields, self.iterations, self.c, seed,
+                               time_ms=self.time_ms, win_bonus=self.win_bonus,
+                               opp_tree=self.opponents == "tree", open_loop=self.loop == "open",
+                               nodes=self.nodes, prior=self.prior, widen=self.widen)
+        self.last_iterations = result["iterations"]
+        ranked = [RankedMove(Move.from_code(code), value, (str(Move.from_code(code)),), visits)
+                  for code, visits, value in result["moves"]]
+        # most visits first, then the better mean; equal ones keep generation order
+        return sorted(ranked, key=lambda r: (-r.samples, -(r.value if r.samples else -math.inf)))
+
+    def choose(self, view: PlayerView, legal: list[Move]) -> Move:
+        if not legal:
+            raise ValueError("no legal move to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        allowed = set(legal)
+        for r in self.analyse(view):
+            if r.move in allowed:
+                return r.move
+        return legal[0]
+
+
 # ---------------------------------------------------------------- factory and runner
 
 #: Names accepted by :func:`make_bot`.
-BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best")
+BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts")
+#: Prefixes of the built-in bots that take ``key=value`` settings.
+SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:")
 
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
@@ -641,33 +755,45 @@ BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
 #: Settings of ``expectimax:key=value,...`` and the ExpectimaxBot argument each sets.
 _EXPECTIMAX_KEYS = {"depth": "depth", "samples": "samples", "leaf": "leaf", "win": "win_bonus",
                     "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan"}
-#: Settings read as decimal numbers (the others are whole numbers, or a word for leaf).
-_FLOAT_KEYS = ("win", "time", "stop")
+#: Settings of ``ismcts:key=value,...`` and the IsmctsBot argument each sets.
+_ISMCTS_KEYS = {"iterations": "iterations", "c": "c", "time": "time_ms", "win": "win_bonus",
+                "opponents": "opponents", "loop": "loop", "nodes": "nodes", "prior": "prior",
+                "widen": "widen"}
+#: Settings read as decimal numbers, and as words (the others are whole numbers).
+_FLOAT_KEYS = ("win", "time", "stop", "c", "prior", "widen")
+_WORD_KEYS = ("leaf", "opponents", "loop")
+
+
+def _settings_from_spec(kind: str, spec: str, keys: dict[str, str], example: str,
+                        base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The keyword arguments of ``key=value`` pairs separated by commas (the
+    ``keys`` of bot ``kind``), over the settings ``base``."""
+    kwargs: dict[str, Any] = dict(base or {})
+    for item in spec.split(","):
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in keys or not value:
+            raise ValueError(f"bad {kind} setting {item!r}: use key=value with key one of "
+                             f"{', '.join(keys)} (e.g. {example})")
+        try:
+            kwargs[keys[key]] = value if key in _WORD_KEYS else (
+                float(value) if key in _FLOAT_KEYS else int(value))
+            if key == "halving" and value not in ("0", "1"):
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"bad {kind} setting {item!r}: {key} needs "
+                             f"{'0 or 1' if key == 'halving' else 'a number'}") from None
+    return kwargs
 
 
 def _expectimax_from_spec(spec: str, seed: int | None,
                           base: dict[str, Any] | None = None) -> "ExpectimaxBot":
     """``D`` (a depth) or ``key=value`` pairs separated by commas, over the
     settings ``base`` (default: the ExpectimaxBot defaults)."""
-    kwargs: dict[str, Any] = dict(base or {})
     if spec.isdigit():
-        kwargs["depth"] = int(spec)
-        return ExpectimaxBot(seed, **kwargs)
-    for item in spec.split(","):
-        key, sep, value = item.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or key not in _EXPECTIMAX_KEYS or not value:
-            raise ValueError(f"bad expectimax setting {item!r}: use key=value with key one of "
-                             f"{', '.join(_EXPECTIMAX_KEYS)} (e.g. expectimax:depth=2,samples=64)")
-        try:
-            kwargs[_EXPECTIMAX_KEYS[key]] = value if key == "leaf" else (
-                float(value) if key in _FLOAT_KEYS else int(value))
-            if key == "halving" and value not in ("0", "1"):
-                raise ValueError
-        except ValueError:
-            raise ValueError(f"bad expectimax setting {item!r}: {key} needs "
-                             f"{'0 or 1' if key == 'halving' else 'a number'}") from None
-    return ExpectimaxBot(seed, **kwargs)
+        return ExpectimaxBot(seed, **dict(base or {}, depth=int(spec)))
+    return ExpectimaxBot(seed, **_settings_from_spec("expectimax", spec, _EXPECTIMAX_KEYS,
+                                                     "expectimax:depth=2,samples=64", base))
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
@@ -685,7 +811,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if not isinstance(name, str):
         raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
     key = name.strip().lower()
-    if key in BOT_NAMES or key.startswith(("expectimax:", "best:")):
+    if key in BOT_NAMES or key.startswith(SETTINGS_PREFIXES):
         return make_builtin_bot(key, seed)
     from gostop_core.plugins import resolve_bot
     return resolve_bot(name).make(seed)
@@ -707,6 +833,11 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
         return _expectimax_from_spec(name[len("expectimax:"):], seed)
     if name.startswith("best:"):
         return _expectimax_from_spec(name[len("best:"):], seed, BEST_SETTINGS)
+    if name == "ismcts":
+        return IsmctsBot(seed)
+    if name.startswith("ismcts:"):
+        return IsmctsBot(seed, **_settings_from_spec("ismcts", name[len("ismcts:"):], _ISMCTS_KEYS,
+                                                     "ismcts:iterations=4000,c=0.7"))
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 

@@ -3,7 +3,8 @@ outside programs (docs/bots.md).
 
 A *bot specification* is one of
 
-``random``, ``greedy``, ``expectimax``, ``expectimax:depth=2,samples=64``
+``random``, ``greedy``, ``expectimax``, ``expectimax:depth=2,samples=64``,
+``ismcts``, ``ismcts:iterations=4000``
     the built-in bots (:mod:`gostop_core.bots`);
 ``path/to/file.py:ClassName``
     a class in a Python file;
@@ -47,7 +48,7 @@ __all__ = ["BotSpec", "ENTRY_POINT_GROUP", "resolve_bot", "registered_bots", "sp
 #: The entry-point group installed packages register their bots under.
 ENTRY_POINT_GROUP = "gostop.bots"
 
-_BUILTIN = ("random", "greedy", "expectimax", "expectimax-v1", "best")
+_BUILTIN = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts")
 # classes loaded from files, by absolute path: loaded once per process
 _FILE_MODULES: dict[str, Any] = {}
 
@@ -173,7 +174,7 @@ def resolve_bot(spec: str) -> BotSpec:
         raise BotSpecError(f"a bot specification is a string, got {type(spec).__name__}")
     text = spec.strip()
     low = text.lower()
-    if low in _BUILTIN or low.startswith(("expectimax:", "best:")):
+    if low in _BUILTIN or low.startswith(("expectimax:", "best:", "ismcts:")):
         from gostop_core.bots import make_builtin_bot
         make_builtin_bot(low)  # validates the settings now
         return BotSpec(low, "builtin", lambda seed: make_builtin_bot(low, seed))

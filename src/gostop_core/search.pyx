@@ -983,6 +983,43 @@ cdef bint is_decided(const double* per, const bint* alive, const double* values,
     return True
 
 
+cdef int view_base(Rules rules, dict fields, GameStateC* base, uint8_t* pool, int* need) except -1:
+    """The search's start from a view (``parse_view`` fields; the seat must be
+    the one to move): ``base`` the public state with the seat's own hand,
+    ``pool`` the cards the seat cannot see (returns how many), ``need`` how
+    many of them each other hand holds (the rest is the stock).  A card whose
+    place is public (a refused showdown's forced card, a showdown card) is put
+    in its owner's hand instead of the pool.  ``determinize`` deals a sample."""
+    cdef int q, n, card, owner, npool = 0, seat = fields["seat"]
+    cdef uint64_t unseen, visible
+    if fields["phase"] == PHASE_OVER:
+        raise ValueError("the hand is over: nothing to search")
+    if fields["to_move"] != seat:
+        raise ValueError(f"seat {seat} is not the one to move (seat {fields['to_move']} is)")
+    fill_public(base, fields, seat)
+    n = base.nplayers
+    visible = base.field | base.hand[seat] | base.turn_bonus
+    for q in range(n):
+        visible |= base.captured[q]
+    if base.flip_card != GS_NO_CARD:
+        visible |= GS_BIT(base.flip_card)
+    unseen = ((<uint64_t>1 << (50 if rules.c.bonus_cards else 48)) - 1) & ~visible
+    for q in range(n):
+        need[q] = 0 if q == seat else fields["hand_counts"][q]
+    # cards whose place is public: they go to their owner
+    for card, owner in ((base.forced_card, base.to_move), (base.showdown_card, base.showdown_caller)):
+        if card != GS_NO_CARD and owner >= 0 and owner != seat and unseen & GS_BIT(card):
+            unseen &= ~GS_BIT(card)
+            base.hand[owner] |= GS_BIT(card)
+            need[owner] -= 1
+    while unseen:
+        pool[npool] = gs_lowest(unseen)
+        npool += 1
+        unseen &= unseen - 1
+    _check_hidden(base, need, npool, seat)
+    return npool
+
+
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
                   seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None,
                   bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False,
@@ -1019,8 +1056,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     cdef int pvlens[MAX_MOVES]
     cdef uint8_t pool[50]
     cdef int need[MAX_PLAYERS]
-    cdef int n, i, d, q, npool = 0, seat = fields["seat"], card, owner, round_end, nalive
-    cdef uint64_t rng, unseen, visible
+    cdef int n, i, d, q, npool = 0, seat = fields["seat"], round_end, nalive
+    cdef uint64_t rng
     cdef int32_t* pvp
     cdef int* lenp
     cdef double* per
@@ -1031,31 +1068,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         raise ValueError(f"depth must be 1..{MAX_DEPTH}")
     if samples < 1 or samples > SEARCH_MAX_SAMPLES:
         raise ValueError(f"samples must be 1..{SEARCH_MAX_SAMPLES}")
-    if fields["phase"] == PHASE_OVER:
-        raise ValueError("the hand is over: nothing to search")
-    if fields["to_move"] != seat:
-        raise ValueError(f"seat {seat} is not the one to move (seat {fields['to_move']} is)")
-    fill_public(&base, fields, seat)
+    npool = view_base(rules, fields, &base, pool, need)
     n = base.nplayers
-    visible = base.field | base.hand[seat] | base.turn_bonus
-    for q in range(n):
-        visible |= base.captured[q]
-    if base.flip_card != GS_NO_CARD:
-        visible |= GS_BIT(base.flip_card)
-    unseen = ((<uint64_t>1 << (50 if rules.c.bonus_cards else 48)) - 1) & ~visible
-    for q in range(n):
-        need[q] = 0 if q == seat else fields["hand_counts"][q]
-    # cards whose place is public: they go to their owner
-    for card, owner in ((base.forced_card, base.to_move), (base.showdown_card, base.showdown_caller)):
-        if card != GS_NO_CARD and owner >= 0 and owner != seat and unseen & GS_BIT(card):
-            unseen &= ~GS_BIT(card)
-            base.hand[owner] |= GS_BIT(card)
-            need[owner] -= 1
-    while unseen:
-        pool[npool] = gs_lowest(unseen)
-        npool += 1
-        unseen &= unseen - 1
-    _check_hidden(&base, need, npool, seat)
     ctx.r = &rules.c
     ctx.root = seat
     ctx.active = n - (1 if base.sitter >= 0 else 0)

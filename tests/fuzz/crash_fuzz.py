@@ -224,6 +224,7 @@ def run_one(item: dict, rng: random.Random) -> str:
     from targets import EXPECTED
     from gostop_core import Game, parse_position, parse_view
     from gostop_core.perft_suite import parse_suite
+    from gostop_core.ismcts import ismcts_fields
     from gostop_core.search import search_fields, chance_distribution
     text = item["text"]
     if item["kind"] == "selftest":  # the harness's own check: a signal must be caught
@@ -246,6 +247,7 @@ def run_one(item: dict, rng: random.Random) -> str:
                 search_fields(rules, fields, depth=1, samples=1, seed=rng.randrange(100))
             except ValueError as exc:  # a view the search cannot deal from: a clear refusal
                 return f"refused-by-search: {exc}"
+            ismcts_fields(rules, fields, iterations=8, seed=rng.randrange(100))
         chance_distribution(rules, fields, samples=1)
         return "accepted"
     try:

@@ -1,0 +1,15 @@
+from typing import Any
+
+from gostop_core.rules import Rules
+
+DEFAULT_ITERATIONS: int
+DEFAULT_C: float
+DEFAULT_NODES: int
+MIN_NODES: int
+MAX_NODES: int
+MAX_ITERATIONS: int
+
+def ismcts_fields(rules: Rules, fields: dict[str, Any], iterations: int = ..., c: float = ...,
+                  seed: int = ..., time_ms: float = ..., win_bonus: float = ...,
+                  opp_tree: bool = ..., open_loop: bool = ..., nodes: int = ...,
+                  prior: float = ..., widen: float = ...) -> dict[str, Any]: ...
