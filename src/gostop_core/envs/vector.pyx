@@ -15,7 +15,6 @@ from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t,
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
-cimport cython
 cimport numpy as cnp
 import numpy as np
 
@@ -336,7 +335,6 @@ cdef void write_rewards(const GameStateC* s, const RulesC* r, float* out) noexce
             out[q] = -s.points
 
 
-@cython.final
 cdef class VectorGame:
     """``num_games`` hands of Go-Stop played side by side in C.
 
@@ -453,7 +451,7 @@ cdef class VectorGame:
                 break
         self.seeds_p[i] = seed
 
-    cdef inline void _show(self, int i) noexcept nogil:
+    cdef void _show(self, int i) noexcept nogil:
         cdef GameStateC* s = &self.states[i]
         self.seats_p[i] = s.to_move
         write_observation(s, &self._rules.c, s.to_move, self.obs_p + <int64_t>i * OBS_SIZE)
