@@ -3,9 +3,8 @@ outside programs (docs/bots.md).
 
 A *bot specification* is one of
 
-``random``, ``greedy``, ``expectimax``, ``expectimax:depth=2,samples=64``,
-``ismcts``, ``ismcts:iterations=4000``
-    the built-in bots (:mod:`gostop_core.bots`);
+``random``, ``greedy``, ``best``, ``expectimax:samples=64``, ``ismcts:iterations=4000``
+    the built-in bots and their settings (:mod:`gostop_core.bots`);
 ``path/to/file.py:ClassName``
     a class in a Python file;
 ``package.module:ClassName``
