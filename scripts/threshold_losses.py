@@ -26,11 +26,15 @@ def threshold_losses(bot: str, players: int, deals: int, seed: int, rules: str =
             bots = [make_bot("greedy", seed=deal) for _ in range(players)]
             bots[seat] = make_bot(bot, seed=deal)
             reached = False
+            for s, b in enumerate(bots):  # the hooks play_game calls
+                b.start_hand(game.view(s))
             while not game.is_over():
                 turn = game.turn
                 game.push(bots[turn].choose(game.view(turn), list(game.legal_moves)))
                 reached = reached or game.score(seat).total >= game.threshold()
             outcome = game.outcome()
+            for s, b in enumerate(bots):
+                b.end_hand(game.view(s), outcome)
             stats["games"] += 1
             if outcome.winner is None:
                 stats["drawn"] += 1
