@@ -447,8 +447,23 @@ def _results_parallel(init: tuple, deals: int, workers: int,
         pool.close()
         pool.join()
     finally:
-        pool.terminate()
-        pool.join()
+        _end_pool(pool)
+
+
+def _end_pool(pool, grace: float = 5.0) -> None:
+    """Terminate ``pool`` and wait for it, but never forever: a worker the pool
+    started to replace a dead one can wait on the task queue's lock the dead
+    worker held, and the pool's own terminate then waits on it without end.
+    After ``grace`` seconds every worker still alive is killed (SIGKILL)."""
+    import threading
+    ender = threading.Thread(target=lambda: (pool.terminate(), pool.join()), daemon=True)
+    ender.start()
+    ender.join(grace)
+    if ender.is_alive():
+        for proc in list(getattr(pool, "_pool", ())):
+            if proc.exitcode is None:
+                proc.kill()
+        ender.join(grace)
 
 
 def run_arena(bots: Sequence[str], deals: int = 100, players: int = 2,
