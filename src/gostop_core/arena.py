@@ -455,7 +455,6 @@ def _end_pool(pool, grace: float = 5.0) -> None:
     started to replace a dead one can wait on the task queue's lock the dead
     worker held, and the pool's own terminate then waits on it without end.
     After ``grace`` seconds every worker still alive is killed (SIGKILL)."""
-    import threading
     ender = threading.Thread(target=lambda: (pool.terminate(), pool.join()), daemon=True)
     ender.start()
     ender.join(grace)
