@@ -46,7 +46,7 @@ from collections import deque
 from contextlib import contextmanager
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
-from gostop_core.bots import Bot
+from gostop_core.bots.base import Bot
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
     MoveParseError, PositionError,
@@ -79,7 +79,7 @@ _TOO_LONG = object()
 
 
 def _engine_name() -> str:
-    from gostop_core import __version__
+    from gostop_core._version import __version__
     return f"gostop {__version__}"
 
 
