@@ -1,3 +1,6 @@
+# This file stays one module for now: the transports, the driver side of the
+# protocol and the serving loop share the message format and its limits
+# (docs/protocol.md).
 """The gostop bot protocol: bots as separate programs (docs/protocol.md).
 
 One JSON object per line on the bot's standard input; the bot answers a

@@ -1,3 +1,7 @@
+# This file stays one module, by design: the greedy policy, the leaf model,
+# playouts and the tree search call one another in the innermost loop of every
+# search, and Cython inlines those calls only within a module.  The sampling of
+# the hidden cards lives below it, in gostop_core/sampling.pyx.
 """Expectimax search from one player's view (the hidden cards stay unknown).
 
 The model (docs/search.md has the long form):
