@@ -372,6 +372,7 @@ def test_odd_digits_at_the_play_prompt(typed):
     assert "There is no choice" in result.stdout
 
 
+@pytest.mark.slow  # a long match through the CLI
 def test_a_match_of_many_drawn_hands_ends_cleanly():
     # 21 drawn hands in a row: the stake passed what the engine takes.  Whatever
     # the cap, the command ends with a result (exit 0) or one line (exit 2).

@@ -206,7 +206,9 @@ def test_a_bot_dealer_moves_after_you_have_seen_the_board():
 
 
 def test_one_choice_is_confirmed_not_chosen_from_1_to_1():
-    for seed in range(40):
+    # The search starts at seed 25, the first standard deal (of seeds 0-39) in
+    # which always playing menu item 1 meets a single-choice decision.
+    for seed in range(25, 40):
         out = invoke("play", "--rules", "standard", "--seed", str(seed), "--no-pause",
                      input="1\n" * 400).stdout
         assert "Choose 1-1 " not in out
