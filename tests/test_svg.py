@@ -208,7 +208,7 @@ def test_rain_ribbon_marked_when_it_does_not_count():
                 "9J2,10J1,10R,6J1,2A,5R,6A,10A,2J1,9R,6J2,3J2,X3,8J1,8B,4J2 go=0,0 lastgo=0,0 "
                 "fliponly=0,0")
     text = "".join(parse(svg.board(Game.from_position(position))).itertext())
-    assert "12R counts 0" in text
+    assert "12R counts 0 under standard" in text
     counted = Game.from_position(position.replace("rules=standard",
                                                   "rules=standard+rain_ribbon_counts=1"))
     assert "12R counts 0" not in "".join(parse(svg.board(counted)).itertext())
@@ -284,3 +284,22 @@ def test_cli_svg_help_has_an_example():
     result = runner().invoke(cli, ["svg", "--help"])
     assert result.exit_code == 0
     assert "gostop svg" in result.output and "-o board.svg" in result.output
+
+
+def test_cards_name_their_zone_for_a_page_to_click():
+    game = played_to("casual", 4, seed=13, plies=10)
+    view = game.view(2)
+    root = parse(svg.board(view))
+    zones: dict[str, set[str]] = {}
+    counts = {}
+    for g in root.iter(f"{SVG_NS}g"):
+        if g.get("class") == "gostop-card":
+            zones.setdefault(g.get("data-zone"), set()).add(g.get("data-card"))
+        if g.get("class") == "gostop-backs":
+            counts[g.get("data-zone")] = int(g.get("data-count"))
+    assert zones["hand-2"] == set(view.hand.codes())
+    assert zones.get("field", set()) == set(view.field.codes())
+    for q in range(4):
+        assert zones.get(f"captured-{q}", set()) == set(view.captured[q].codes())
+    assert counts == {"stock": view.stock_count,
+                      **{f"hand-{q}": view.hand_counts[q] for q in (0, 1, 3)}}

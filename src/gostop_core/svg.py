@@ -551,7 +551,9 @@ def _text(x: float, y: float, text: str, size: float, fill: str, anchor: str = "
 
 
 def _place(ref: str, x: float, y: float, highlight: str | None = None,
-           dim: str | None = None) -> str:
+           dim: str | None = None, zone: str | None = None) -> str:
+    """A card (or a back) at x, y; in a group naming the card and its zone
+    (``data-card="3B" data-zone="hand-0"``), so a page can find and click it."""
     out = f'<use href="#{ref}" x="{x:.1f}" y="{y:.1f}" width="{_CW:g}" height="{_CH:g}"/>'
     if dim:
         out += (f'<rect x="{x:.1f}" y="{y:.1f}" width="{_CW:g}" height="{_CH:g}" rx="3" '
@@ -560,74 +562,72 @@ def _place(ref: str, x: float, y: float, highlight: str | None = None,
         out += (f'<rect x="{x - 1.5:.1f}" y="{y - 1.5:.1f}" width="{_CW + 3:g}" '
                 f'height="{_CH + 3:g}" rx="4" fill="none" stroke="{highlight}" '
                 f'stroke-width="3" class="gostop-lastmove"/>')
-    return out
+    if zone is None:
+        return out
+    card_attr = "" if ref == BACK_ID else f' data-card="{ref[len("gostop-card-"):]}"'
+    return f'<g class="gostop-card"{card_attr} data-zone="{zone}">{out}</g>'
 
 
 def _row(codes, x: float, y: float, width: float, colors: dict, marked: set[str],
-         dimmed: set[str] = frozenset(), step_max: float = _CW + 4) -> str:
+         dimmed: set[str] = frozenset(), step_max: float = _CW + 4,
+         zone: str | None = None) -> str:
     codes = list(codes)
     if not codes:
         return ""
     step = step_max if len(codes) == 1 else min(step_max, (width - _CW) / (len(codes) - 1))
     return "".join(_place(card_symbol_id(code), x + i * step, y,
                           colors["highlight"] if code in marked else None,
-                          colors["not counted"] if code in dimmed else None)
+                          colors["not counted"] if code in dimmed else None, zone)
                    for i, code in enumerate(codes))
 
 
-def _backs(count: int, x: float, y: float, colors: dict, label: str) -> str:
+def _backs(count: int, x: float, y: float, colors: dict, label: str, zone: str) -> str:
+    """Hidden cards: a few backs and their count (``data-count``)."""
+    head = f'<g class="gostop-backs" data-zone="{zone}" data-count="{count}">'
     if count == 0:
-        return _text(x, y + _CH / 2, f"{label} 0", 11, colors["muted"])
+        return head + _text(x, y + _CH / 2, f"{label} 0", 11, colors["muted"]) + "</g>"
     out = "".join(_place(BACK_ID, x + k * 3, y - k * 2) for k in range(min(count, 3)))
-    return out + _text(x + _CW / 2 + 3, y + _CH + 13, f"{label} {count}", 11, colors["text"],
-                       "middle", True)
+    return (head + out + _text(x + _CW / 2 + 3, y + _CH + 13, f"{label} {count}", 11,
+                               colors["text"], "middle", True) + "</g>")
 
 
-def _groups(table: _Table, q: int) -> list[tuple[str, list[str], set[str], str]]:
+def _groups(table: _Table, q: int) -> list[tuple[str, list[str], set[str], list[str]]]:
     """The captured pile of seat ``q`` by kind as the score counts it: (title, codes,
-    cards that count for nothing, a note)."""
+    cards that count for nothing, note lines: set progress, cards moved or not
+    counted)."""
     rules = table.rules
-    pile = table.view.captured[q]
     sc: Score = table.scores[q]
-    codes = pile.codes()
-    as_junk = set()
-    if sc.sake_cup_as_junk:
-        as_junk.add("9A")
-    if sc.bridge_as_junk:
-        as_junk.add("5A")
+    codes = table.view.captured[q].codes()
+    as_junk = {code for code, moved in (("9A", sc.sake_cup_as_junk), ("5A", sc.bridge_as_junk))
+               if moved}
     brights = [c for c in codes if card_kind(c) == "B"]
     animals = [c for c in codes if card_kind(c) == "A" and c not in as_junk]
     ribbons = [c for c in codes if card_kind(c) == "R"]
     junk = [c for c in codes if card_kind(c) in "JDX" or c in as_junk]
-    dead = set()
-    notes = {"B": "", "A": "", "R": "", "J": ""}
-    if "12R" in ribbons and not rules.rain_ribbon_counts:
-        dead.add("12R")
-        notes["R"] = "12R counts 0"
-    if as_junk:
-        notes["J"] = " ".join(f"{c} as junk" for c in sorted(as_junk))
-    family = sc.family
-    return [
-        (f"光 brights {len(brights)}", brights, set(),
-         f"= {sc.bright_points} pt" if sc.bright_points and not family else ""),
-        (f"animals {len(animals)}", animals, set(),
-         _set_note("godori", sum(1 for c in animals if c in ("2A", "4A", "8A")))),
-        (f"ribbons {sc.ribbons}", ribbons, dead, notes["R"] or _ribbon_note(ribbons)),
-        (f"junk {sc.junk}/{rules.junk_min}", junk, set(), notes["J"]),
-    ]
+    dead = {"12R"} if "12R" in ribbons and not rules.rain_ribbon_counts else set()
 
+    def points(value: int) -> str:
+        return f" = {value} pt" if value and not sc.family else ""
 
-def _set_note(name: str, have: int) -> str:
-    return f"{name} {have}/3" if have else ""
-
-
-def _ribbon_note(ribbons: list[str]) -> str:
-    parts = []
-    for name, cards in (("hong", HONGDAN), ("cheong", CHEONGDAN), ("cho", CHODAN)):
+    godori = sum(1 for c in animals if c in ("2A", "4A", "8A"))
+    sets = []
+    for name, cards in (("hongdan", HONGDAN), ("cheongdan", CHEONGDAN), ("chodan", CHODAN)):
         have = sum(1 for c in ribbons if c in cards.codes())
         if have:
-            parts.append(f"{name} {have}/3")
-    return " ".join(parts)
+            sets.append(f"{name} {have}/3")
+    ribbon_notes = [" · ".join(sets[:2])] if sets else []
+    if sets[2:]:
+        ribbon_notes.append(sets[2])
+    if dead:
+        ribbon_notes.append(f"12R counts 0 under {rules.preset}")
+    junk_notes = [f"{c} counted as junk" for c in sorted(as_junk)]
+    return [
+        (f"光 brights {len(brights)}{points(sc.bright_points)}", brights, set(), []),
+        (f"animals {len(animals)}{points(sc.animal_points)}", animals, set(),
+         [f"godori {godori}/3"] if godori else []),
+        (f"ribbons {sc.ribbons}{points(sc.ribbon_points)}", ribbons, dead, ribbon_notes[:2]),
+        (f"junk {sc.junk}/{rules.junk_min}{points(sc.junk_points)}", junk, set(), junk_notes),
+    ]
 
 
 def _seat_status(table: _Table, q: int) -> str:
@@ -656,10 +656,10 @@ def _seat_status(table: _Table, q: int) -> str:
 def _seat_panel(table: _Table, q: int, y: float, colors: dict, marked: set[str]) -> tuple[str, float]:
     view = table.view
     active = view.to_move == q and view.phase != "over"
-    height = 40 + _CH + 14
+    height = 40 + _CH + 34
     own_row = q in table.hands and q == table.bottom
     if own_row:
-        height += _CH + 10
+        height += _CH + 18
     out = [f'<rect x="6" y="{y:g}" width="{_BOARD_WIDTH - 12}" height="{height:g}" rx="6" '
            f'fill="{colors["panel active"] if active else colors["panel"]}"/>']
     title = _seat_status(table, q) + ("  ◀ to move" if active else "")
@@ -668,22 +668,26 @@ def _seat_panel(table: _Table, q: int, y: float, colors: dict, marked: set[str])
     x = 16
     if q in table.hands and not own_row:
         hand = table.hands[q].codes()
-        out.append(_row(hand, x, top, 190, colors, marked, step_max=22))
+        out.append(_row(hand, x, top, 190, colors, marked, step_max=22, zone=f"hand-{q}"))
         out.append(_text(x, top + _CH + 12, f"hand {len(hand)}", 10, colors["muted"]))
         x += 200
     elif q not in table.hands:
-        out.append(_backs(view.hand_counts[q], x, top + 2, colors, "hand"))
+        out.append(_backs(view.hand_counts[q], x, top + 2, colors, "hand", f"hand-{q}"))
         x += 70
     budgets = _group_budgets(_BOARD_WIDTH - 16 - x)
     for (title, codes, dead, note), width in zip(_groups(table, q), budgets):
-        out.append(_row(codes, x, top, width - 8, colors, marked, dead, step_max=16))
-        out.append(_text(x, top + _CH + 12, title + (f"  {note}" if note else ""), 10,
-                         colors["text"] if codes else colors["muted"]))
+        out.append(_row(codes, x, top, width - 8, colors, marked, dead, step_max=16,
+                        zone=f"captured-{q}"))
+        out.append(_text(x, top + _CH + 12, title, 10.5,
+                         colors["text"] if codes else colors["muted"], bold=bool(codes)))
+        for k, line in enumerate(note):
+            out.append(_text(x, top + _CH + 24 + 11 * k, line, 9.5, colors["highlight"]))
         x += width
     if own_row:
         hand = table.hands[q].codes()
-        row_y = top + _CH + 20
-        out.append(_row(hand, 16, row_y, _BOARD_WIDTH - 40, colors, marked))
+        row_y = top + _CH + 30
+        out.append(_row(hand, 16, row_y, _BOARD_WIDTH - 40, colors, marked, zone=f"hand-{q}"))
+        out.append(_text(16, row_y + _CH + 12, f"hand {len(hand)}", 10, colors["muted"]))
     return "".join(out), height
 
 
@@ -703,12 +707,14 @@ def _field_panel(table: _Table, y: float, colors: dict, marked: set[str]) -> tup
            _text(16, y + 17, f"field {len(codes)}", 13, colors["text"], bold=True)]
     for r in range(rows):
         part = codes[r * per_row:(r + 1) * per_row]
-        out.append(_row(part, 16, y + 24 + r * (_CH + 6), per_row * (_CW + 4), colors, marked))
+        out.append(_row(part, 16, y + 24 + r * (_CH + 6), per_row * (_CW + 4), colors, marked,
+                        zone="field"))
     sx = _BOARD_WIDTH - 16 - _CW - 12
-    out.append(_backs(view.stock_count, sx, y + 24, colors, "stock"))
+    out.append(_backs(view.stock_count, sx, y + 24, colors, "stock", "stock"))
     if view.flip_card:
         fx = sx - _CW - 24
-        out.append(_place(card_symbol_id(view.flip_card), fx, y + 24, colors["highlight"]))
+        out.append(_place(card_symbol_id(view.flip_card), fx, y + 24, colors["highlight"],
+                          zone="flip"))
         out.append(_text(fx + _CW / 2, y + 24 + _CH + 13, "flipped", 10, colors["text"],
                          "middle"))
     return "".join(out), height
