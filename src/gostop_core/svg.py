@@ -181,10 +181,11 @@ def _plant(month: int) -> str:
         return ('<path d="M8 88 C12 50 30 30 54 30 M20 88 C24 60 40 46 56 50" '
                 'stroke="#5d4037" stroke-width="1.5" fill="none"/>' + leaves)
     if month == 8:  # pampas: a dark hill with grass
-        grass = "".join(f'<path d="M{x} 70 q{2 if x % 2 else -2} -12 {4 if x % 2 else -4} -20" '
+        grass = "".join(f'<path d="M{x} 72 q{2 if x % 2 else -2} -12 {4 if x % 2 else -4} -20" '
                         f'stroke="#f4f1e8" stroke-width="0.8" fill="none"/>'
                         for x in range(8, 56, 5))
-        return ('<path d="M3 89 L3 64 Q30 44 57 64 L57 89 Z" fill="#212121"/>' + grass)
+        return ('<path d="M3 89 L3 58 Q18 44 34 60 Q46 68 57 66 L57 89 Z" fill="#212121"/>'
+                + grass)
     if month == 9:  # chrysanthemum: a yellow bloom of many petals
         petals = "".join(
             f'<ellipse cx="30" cy="54" rx="3" ry="10" fill="#f2b705" stroke="#b07d00" '
