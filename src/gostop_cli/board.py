@@ -537,6 +537,8 @@ def rules_line(rules: Rules) -> Text:
     _, plus, changed = token.partition("+")
     if plus:
         out.append(f"; changed: {changed.replace('+', ', ')}")
+    if rules.preset != "standard":
+        out.append("\nMatgo, the full Korean rules: gostop play --rules standard", style="dim")
     return out
 
 
