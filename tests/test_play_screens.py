@@ -451,3 +451,47 @@ def test_the_replay_says_you_play(tmp_path):
     out = invoke("replay", str(saved), input="\n\n\n\nq\n").stdout
     assert "You play" in out
     assert "You plays" not in out
+
+
+# ---------------------------------------------------------------- 8. fewer Enters: --redraw
+@pytest.mark.parametrize("players", [3, 4])
+def test_redraw_needs_no_enter_between_your_moves(players):
+    result = invoke("play", "--players", str(players), "--seed", "7", "--redraw",
+                    "--bot", "greedy", input="1\n" * 400)
+    out = result.stdout
+    assert result.exit_code == 0 and "Hand over" in out
+    # the only prompts are your decisions: no Enter between them
+    assert "Press Enter" not in out
+    prompts = re.findall(r"^(?:Choose 1-\d+ or type a move|Type 1 \(or Enter\) to confirm): ",
+                         out, re.M)
+    assert len(prompts) == len(re.findall(r"^\S.*: \d+$", out, re.M))
+    # every bot turn is told on the next screen, once, in the panel of the turns since
+    # your last move
+    bot_turns = re.findall(r"^│ Turn \d+ · Bot \d \(greedy\): ", out, re.M)
+    assert bot_turns and len(bot_turns) == len(set(bot_turns))
+    assert "Since your last move" in out
+    assert "Turn 2 · Bot 1" not in out.split("Since your last move")[0]
+
+
+def test_scroll_waits_after_every_turn_as_before():
+    out = invoke("play", "--players", "3", "--seed", "7", "--scroll", "--bot", "greedy",
+                 input="1\n" * 400).stdout
+    assert "Press Enter to continue (q quits)" in out
+    assert "Since your last move" not in out
+
+
+def test_redraw_is_the_default_only_at_a_terminal(monkeypatch):
+    from gostop_cli import main as main_module
+    assert main_module.on_a_terminal() is False  # the test runner's streams are no terminal
+    out = invoke("play", "--players", "3", "--seed", "7", input="1\n" * 400).stdout
+    assert "Press Enter to continue" in out
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+def test_the_screens_fit_80_columns(preset, players):
+    out = invoke("play", "--rules", preset, "--players", str(players), "--seed", "9",
+                 "--redraw", "--bot", "greedy", input="1\n" * 400,
+                 env={"COLUMNS": "80"}).stdout
+    assert "Hand over" in out or "Standings" in out
+    too_wide = [line for line in out.splitlines() if len(line) > 80]
+    assert too_wide == []

@@ -450,13 +450,14 @@ def _piles(v: PlayerView, seat: int, sc: Score) -> dict[str, Text]:
     return out
 
 
-def standings_text(game: Game, names: Sequence[str]) -> Text:
+def standings_text(game: Game, names: Sequence[str], korean: bool = False) -> Text:
     """One line: every seat's points (and Go calls)."""
-    text = Text("Points  " if game.rules.go_stop else "Card points  ", style="dim")
+    text = Text(_t("Points" if game.rules.go_stop else "Card points", korean) + "  ",
+                style="dim")
     for seat in range(game.players):
         if seat:
             text.append(" · ", style="dim")
-        text.append(f"{names[seat]}: {game.score(seat).total}")
+        text.append(f"{_t(names[seat], korean)}: {game.score(seat).total}")
         gos = game.go_count(seat)
         if gos:
             text.append(f" ({gos} Go)")

@@ -20,6 +20,7 @@ from gostop_core.testing.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.testing.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
 from gostop_cli.analyse import analyse
+from gostop_cli.prompt import isatty
 from gostop_cli.analysis import arena, hint
 from gostop_cli.replay import replay_cmd
 from gostop_cli.options import (  # noqa: F401  (re-exported: older imports from main)
@@ -149,6 +150,12 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "latest month deals (default: at night, the earliest).")
 @click.option("--no-pause", is_flag=True,
               help="Do not wait for Enter after each turn (the report after a hand still waits).")
+@click.option("--redraw/--scroll", default=None,
+              help="--redraw: no Enter between turns; at each of your moves the screen is "
+                   "redrawn: the turns played since your last move, the board, your choices. "
+                   "--scroll: each turn is printed as it ends and the game waits for Enter "
+                   "(--no-pause skips the waits). Default: --redraw on a terminal, --scroll "
+                   "when the input or the output is redirected.")
 @click.option("--auto", is_flag=True,
               help="A bot plays seat 0 too (greedy, or the first of --bot when it names "
                    "one bot per seat); implies --no-pause.")
@@ -169,7 +176,7 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "for 'gostop replay' and 'gostop analyse'.")
 def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
          bots: str, move_time: float, dealer: int | None, daytime: bool, no_pause: bool,
-         auto: bool, quiet: bool, reference: bool, practice: bool, korean: bool,
+         redraw: bool | None, auto: bool, quiet: bool, reference: bool, practice: bool, korean: bool,
          save: str | None) -> None:
     """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
     hand, or a match of --hands hands with a chip ledger."""
@@ -225,12 +232,18 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
         with sigterm_closes_bots():
             code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
                              seed_given=seed is not None, reference=reference,
-                             practice=practice, korean=korean, move_time=move_time, save=save)
+                             practice=practice, korean=korean, move_time=move_time, save=save,
+                             redraw=on_a_terminal() and not auto if redraw is None else redraw)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
     except (GoStopError, ValueError) as exc:  # a match the engine cannot go on with
         raise CommandError(" ".join(str(exc).split())) from None
     sys.exit(code)
+
+
+def on_a_terminal() -> bool:
+    """Whether the person plays at a terminal: input and output both are one."""
+    return isatty(sys.stdin) and isatty(sys.stdout)
 
 
 def four_player_advice(message: str, preset: str, players: int) -> str:

@@ -51,8 +51,13 @@ class Session:
                  console: Console | None = None, bots: Sequence[Bot | None] | None = None,
                  hand_no: int = 1, hands: int = 1, ledger: Sequence[int] | None = None,
                  in_match: bool = False, lockstep: Lockstep | None = None,
-                 practice: bool = False, korean: bool = False):
+                 practice: bool = False, korean: bool = False, redraw: bool = False):
         self.game = game
+        #: --redraw: no Enter between turns; at each of the person's moves the screen
+        #: is cleared and redrawn: the board, the turns since their last move, the menu
+        self.redraw = redraw
+        self.recent: list[list[Event]] = []  # finished turns not shown yet (redraw)
+        self.screens = 0  # screens drawn (the first one keeps the lines above it)
         #: --practice: decisions may be taken back ('u'), the full position shown ('p')
         self.practice = practice
         self.korean = korean
@@ -151,17 +156,52 @@ class Session:
                                         style="bold"),
                        title_align="left", border_style="blue"))
 
+    def recent_panel(self) -> Panel:
+        """The turns played since the person's last move, a few lines each, and the
+        points (``--redraw``); the turns are then counted as shown."""
+        body = Text()
+        for events in self.recent:
+            seat = next((ev.player for ev in events if ev.kind != "dealt_bonus"),
+                        events[0].player)
+            body.append(self.t(f"Turn {events[-1].turn + 1} · {self.label(seat)}: "),
+                        style="bold")
+            lines = [you_grammar(line) for line in self.narrator.event_lines(events)]
+            if self.korean:
+                lines = [self.t(line) for line in lines]
+            else:  # the turn's player is named once, before its lines
+                own = f"{self.names[seat]} "
+                lines = [line[len(own):] if line.startswith(own) else line for line in lines]
+            body.append("; ".join(lines) + "\n")
+        body.append_text(standings_text(self.game, self.names, self.korean))
+        self.recent = []
+        title = "Since your last move" if self.is_human(self.viewer) else "The last turns"
+        return Panel(body, title=Text(f" {self.t(title)} ", style="bold"), title_align="left",
+                     border_style="blue")
+
+    def screen(self) -> None:
+        """``--redraw``: a fresh screen (the first one keeps the lines above it):
+        the turns since the person's last move, then the board."""
+        if self.screens:
+            self.console.clear()
+        self.screens += 1
+        if self.recent:
+            self.console.print(self.recent_panel())
+        self.console.print(self.board())
+
     def feed(self, events: Sequence[Event]) -> None:
         """Show each finished turn as a panel, then pause."""
         events = list(events)
         for i, ev in enumerate(events):
             self.turn_events.append(ev)
             if ev.kind == "turn_end":
-                self.show_turn(self.turn_events)
+                if self.redraw:
+                    self.recent.append(self.turn_events)
+                else:
+                    self.show_turn(self.turn_events)
                 self.turn_events = []
                 self.shown = 0
                 # forced turns (flip-only) may follow in the same batch: pause between
-                if not self.game.is_over() or i + 1 < len(events):
+                if not self.redraw and (not self.game.is_over() or i + 1 < len(events)):
                     self.wait()
 
     def show_progress(self) -> None:
@@ -194,11 +234,16 @@ class Session:
     def human_move(self, seat: int, legal: list[Move]) -> Move:
         g = self.game
         view = g.view(seat)
+        if self.redraw and self.recent and g.phase != "play":
+            self.console.print(self.recent_panel())  # turns before a decision out of turn
         if g.phase == "play":
             if self.board_turn != g.turns:
-                self.console.print(self.board())
+                if self.redraw:
+                    self.screen()
+                else:
+                    self.console.print(self.board())
                 self.board_turn = g.turns
-            self.console.print(Text("Your move:", style="bold"))
+            self.console.print(Text(self.t("Your move:"), style="bold"))
         elif g.phase == "flip":
             self.console.print(Text(f"The flipped {g.flip_card} matches two field cards: "
                                     "which one does it take?", style="bold"))
@@ -379,7 +424,9 @@ class Session:
         # what follows the last turn (a drawn hand, the scoring of a played-out
         # hand) is told by the report
         rest = [ev for ev in self.turn_events if ev.kind not in ("draw", "hand_end")]
-        if rest:
+        if rest and self.redraw:
+            self.recent.append(self.turn_events)
+        elif rest:
             self.show_turn(self.turn_events)
         self.turn_events = []
         self.finish()
@@ -390,7 +437,10 @@ class Session:
         assert outcome is not None
         if self.quiet:
             return
-        self.console.print(self.board())
+        if self.redraw:
+            self.screen()
+        else:
+            self.console.print(self.board())
         title = (f" Hand {self.hand_no} of {self.hands} is over " if self.hands > 1
                  else " Hand over ")
         last = self.in_match and self.hand_no == self.hands
@@ -419,14 +469,14 @@ def forfeit_exit(console: Console, exc: BotError, what: str) -> int:
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
              quiet: bool = False, seed_given: bool = True,
              console: Console | None = None, reference: bool = False,
-             practice: bool = False, korean: bool = False) -> int:
+             practice: bool = False, korean: bool = False, redraw: bool = False) -> int:
     """Play one standalone hand; returns the exit code: 0 (finished, quit, end of
     input) or 130 (Ctrl-C).  With ``reference`` the reference engine follows every
     decision (:class:`Lockstep`); a disagreement raises ``EngineDisagreement``.
-    ``practice`` and ``korean`` as for :func:`run_match`."""
+    ``practice``, ``korean`` and ``redraw`` as for :func:`run_match`."""
     session = Session(game, seats, seed, pause=pause, quiet=quiet, seed_given=seed_given,
                       console=console, lockstep=Lockstep(game) if reference else None,
-                      practice=practice, korean=korean)
+                      practice=practice, korean=korean, redraw=redraw)
     try:
         session.play()
     except EndOfInput:
@@ -460,8 +510,9 @@ class MatchRunner:
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
                  console: Console | None = None, reference: bool = False,
                  practice: bool = False, korean: bool = False, move_time: float | None = None,
-                 save: str | None = None):
+                 save: str | None = None, redraw: bool = False):
         self.match = match
+        self.redraw = redraw
         self.practice = practice
         self.korean = korean
         self.reference = reference
@@ -542,7 +593,8 @@ class MatchRunner:
         session = Session(game, self.seats, m.seed, pause=self.pause, quiet=self.quiet,
                           seed_given=self.seed_given, console=self.console, bots=self.bots,
                           hand_no=i + 1, hands=self.hands, ledger=before, in_match=True,
-                          lockstep=lockstep, practice=self.practice, korean=self.korean)
+                          lockstep=lockstep, practice=self.practice, korean=self.korean,
+                          redraw=self.redraw)
         session.play()
         if lockstep is not None:
             lockstep.finish()
@@ -605,19 +657,21 @@ def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool
               quiet: bool = False, seed_given: bool = True,
               console: Console | None = None, reference: bool = False,
               practice: bool = False, korean: bool = False, move_time: float | None = None,
-              save: str | None = None) -> int:
+              save: str | None = None, redraw: bool = False) -> int:
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
     With ``save`` each finished hand's record is appended to that file.
     With ``reference`` the reference engine follows every decision of every hand
     (:class:`~gostop_core.testing.lockstep.Lockstep`) and a disagreement raises
     :class:`~gostop_core.testing.lockstep.EngineDisagreement`.  With ``practice`` the
     person may take decisions back; with ``korean`` cards and months are named
-    in Korean.  A bot that fails (:class:`~gostop_core.errors.BotError`)
+    in Korean.  With ``redraw`` the game does not wait between turns: at each of
+    the person's moves the screen is cleared and redrawn with the turns played
+    since their last move.  A bot that fails (:class:`~gostop_core.errors.BotError`)
     abandons the match with exit code 1; ``move_time`` is the time per move of
     outside programs (``cmd:`` bots)."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
                        console=console, reference=reference, practice=practice,
-                       korean=korean, move_time=move_time, save=save).run()
+                       korean=korean, move_time=move_time, save=save, redraw=redraw).run()
 
 
 def save_hand(path: str, game: Game, seats: Sequence[str | None], names: Sequence[str],
