@@ -271,7 +271,7 @@ def test_cards_in_words():
     assert re.search(r"\(\w{3} (junk|bright|animal|ribbon|double junk)", out)
     korean = invoke("play", "--rules", "traditional", "--seed", "75", "--dealer", "0",
                     "--korean", input="").stdout
-    assert "월" in korean and "Field  " in korean
+    assert "월" in korean and "바닥  " in korean
 
 
 def test_card_colours_suit_dark_and_light_terminals():
@@ -495,3 +495,41 @@ def test_the_screens_fit_80_columns(preset, players):
     assert "Hand over" in out or "Standings" in out
     too_wide = [line for line in out.splitlines() if len(line) > 80]
     assert too_wide == []
+
+
+# ---------------------------------------------------------------- 9. --korean, the whole screen
+#: English words a Korean screen may keep: what the player types (moves and command
+#: keys), the preset and bot names, and the command line it quotes.
+TYPED = {"casual", "traditional", "standard", "family", "greedy", "best", "gostop", "play",
+         "rules", "Enter", "hint", "help", "board", "position", "quit", "undo", "flip",
+         "fliponly", "stop", "shake", "bomb", "view"}
+
+
+def english_words(screen: str) -> set[str]:
+    """Words of three or more Latin letters on a screen, card codes and typed words aside."""
+    text = re.sub(r"(?<![A-Za-z0-9])((1[0-2]|[1-9])[BARJD]\d?|X[23])(?![A-Za-z0-9])", " ",
+                  screen)
+    text = re.sub(r"gostop-view/1 .*", "", text)  # the view string 'p' prints
+    return {w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in TYPED}
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+@pytest.mark.parametrize("flow", ["--redraw", "--scroll"])
+def test_korean_translates_the_whole_screen(preset, players, flow):
+    out = invoke("play", "--rules", preset, "--players", str(players), "--seed", "11",
+                 "--korean", flow, "--bot", "greedy", "--hands", "2",
+                 input="1\n" * 600).stdout
+    assert "판 끝" in out and "순위" in out  # the hand and the match were played out
+    assert english_words(out) == set(), sorted(english_words(out))
+    # column heads, prompts and events are Korean
+    for word in ("이름", "손패", "바닥", "내 차례:", "중에서 고르거나 수를 입력", "점수"):
+        assert word in out, word
+
+
+def test_korean_commands_hint_and_help():
+    out = invoke("play", "--seed", "7", "--korean", "--scroll",
+                 input="?\nh\nb\nzz\n99\nq\n").stdout
+    assert english_words(out) == set(), sorted(english_words(out))
+    assert "힌트: 가능한 수" in out and "번호는 메뉴의 번호" in out
+    assert "? 힌트 · h 도움말 · b 판 · p 포지션 · q 끝내기" in out
+    assert "99번 선택지는 없음" in out

@@ -31,7 +31,7 @@ from gostop_cli.board import (
     family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
     report_renderables, rules_line, seat_names, you_grammar, signed, stake_text, standings_text,
 )
-from gostop_cli.korean import translate
+from gostop_cli.korean import name_ko, translate
 from gostop_cli.narration import Narrator, verb
 from gostop_cli.prompt import (
     EndOfInput, QuitGame, ask, command_of, help_text, isatty, legend_text, read_decision,
@@ -122,7 +122,7 @@ class Session:
         if not self.pause:
             return
         undo = "u takes back, " if self.practice and self.checkpoints else ""
-        text = self.ask(f"Press Enter to continue ({undo}q quits) ").strip()
+        text = self.ask(self.t(f"Press Enter to continue ({undo}q quits) ")).strip()
         command = command_of(text)
         if command == "quit":
             self.leave()
@@ -148,12 +148,12 @@ class Session:
             if ev.kind not in ("dealt_bonus",):
                 seat = ev.player
                 break
-        body = Text("\n".join(self.narrator.event_lines(events)))
+        body = Text("\n".join(self.t(line) for line in self.narrator.event_lines(events)))
         if done:
             body.append("\n")
-            body.append_text(standings_text(self.game, self.names))
-        self.out(Panel(body, title=Text(f" Turn {events[-1].turn + 1} · {self.label(seat)} ",
-                                        style="bold"),
+            body.append_text(standings_text(self.game, self.names, self.korean))
+        title = self.t(f"Turn {events[-1].turn + 1} · {self.label(seat)}")
+        self.out(Panel(body, title=Text(f" {title} ", style="bold"),
                        title_align="left", border_style="blue"))
 
     def recent_panel(self) -> Panel:
@@ -166,11 +166,12 @@ class Session:
             body.append(self.t(f"Turn {events[-1].turn + 1} · {self.label(seat)}: "),
                         style="bold")
             lines = [you_grammar(line) for line in self.narrator.event_lines(events)]
+            own = f"{self.names[seat]} "
             if self.korean:
                 lines = [self.t(line) for line in lines]
-            else:  # the turn's player is named once, before its lines
-                own = f"{self.names[seat]} "
-                lines = [line[len(own):] if line.startswith(own) else line for line in lines]
+                own = f"{name_ko(self.names[seat])}: "
+            # the turn's player is named once, before its lines
+            lines = [line[len(own):] if line.startswith(own) else line for line in lines]
             body.append("; ".join(lines) + "\n")
         body.append_text(standings_text(self.game, self.names, self.korean))
         self.recent = []
@@ -209,7 +210,7 @@ class Session:
         new = self.turn_events[self.shown:]
         if new:
             for line in self.narrator.event_lines(self.turn_events, live=True)[-len(new):]:
-                self.console.print(Text(line))
+                self.console.print(Text(self.t(line)))
         self.shown = len(self.turn_events)
 
     def push(self, move: Move) -> None:
@@ -227,9 +228,10 @@ class Session:
         grid.add_column(no_wrap=True, style="bold")
         grid.add_column()
         for i, move in enumerate(legal, 1):
-            grid.add_row(Text(f"  {i})", style="bold"), str(move), self.narrator.describe(view, move))
+            grid.add_row(Text(f"  {i})", style="bold"), str(move),
+                         self.t(self.narrator.describe(view, move)))
         self.console.print(grid)
-        self.console.print(legend_text(self.commands()))
+        self.console.print(legend_text(self.commands(), self.korean))
 
     def human_move(self, seat: int, legal: list[Move]) -> Move:
         g = self.game
@@ -245,15 +247,15 @@ class Session:
                 self.board_turn = g.turns
             self.console.print(Text(self.t("Your move:"), style="bold"))
         elif g.phase == "flip":
-            self.console.print(Text(f"The flipped {g.flip_card} matches two field cards: "
-                                    "which one does it take?", style="bold"))
+            self.console.print(Text(self.t(f"The flipped {g.flip_card} matches two field cards: "
+                                           "which one does it take?"), style="bold"))
             if view.played_card and view.played_target:
-                self.console.print(Text(
+                self.console.print(Text(self.t(
                     f"(Your {view.played_card} waits on {view.played_target}: the pair is "
-                    "taken once this flip is settled.)", style="dim"))
+                    "taken once this flip is settled.)"), style="dim"))
         elif g.phase == "gostop":
-            self.console.print(Text(
-                f"You have {g.score(seat).total} points ({g.threshold()} needed): Go or Stop?",
+            self.console.print(Text(self.t(
+                f"You have {g.score(seat).total} points ({g.threshold()} needed): Go or Stop?"),
                 style="bold dark_orange3"))
         elif g.phase == "showdown":
             asker = "-" if view.showdown_caller is None else self.names[view.showdown_caller]
@@ -267,7 +269,7 @@ class Session:
             self.print_options(view, legal)
 
         def show_help() -> None:
-            self.console.print(help_text(self.commands()))
+            self.console.print(help_text(self.commands(), self.korean))
             self.console.print(kinds_legend(self.korean))
             self.print_options(view, legal)
 
@@ -276,7 +278,8 @@ class Session:
                     "quit": self.leave}
         if self.practice:
             handlers["undo"] = self.take_back
-        return read_decision(self.console, g, seat, legal, echo=self.echo, handlers=handlers)
+        return read_decision(self.console, g, seat, legal, echo=self.echo, handlers=handlers,
+                             translate=self.t)
 
     def commands(self) -> list[str]:
         """The commands offered at a decision (see :data:`gostop_cli.prompt.COMMANDS`)."""
@@ -303,13 +306,13 @@ class Session:
             rest = public_line(r.line[1:], self.names, known)
             number = menu.get(r.move)
             key = f"{number:>{digits}})" if number is not None else " " * (digits + 1)
-            self.console.print(Text(f"  {key} {str(r.move):<{width}} {r.value:+7.2f}   "
-                                    f"{' '.join(rest)}"))
+            self.console.print(Text(self.t(f"  {key} {str(r.move):<{width}} {r.value:+7.2f}   "
+                                           f"{' '.join(rest)}")))
 
     def show_position(self, seat: int) -> None:
         """'p': the seat's view string (for ``gostop hint``); in practice, also the
         full position (every hand and the stock)."""
-        self.console.print(Text("Your view (gostop hint takes it):", style="bold"))
+        self.console.print(Text(self.t("Your view (gostop hint takes it):"), style="bold"))
         self.console.print(Text(self.game.view(seat).to_str()), soft_wrap=True)
         if self.practice:
             self.console.print(Text("Full position (every hand and the stock order):",
@@ -344,19 +347,21 @@ class Session:
     def intro(self) -> None:
         g = self.game
         if not self.in_match:
-            self.console.print(match_header(g.rules.preset, g.players, 1, self.seed))
+            self.console.print(match_header(g.rules.preset, g.players, 1, self.seed,
+                                            self.korean))
             if not self.quiet:
-                self.console.print(rules_line(g.rules))
+                self.console.print(rules_line(g.rules, self.korean))
             if not self.seed_given:
                 self.console.print(Text(f"Replay this game with --seed {self.seed}", style="dim"))
         if self.quiet:
             return
         if self.hands > 1:
-            self.out(Rule(Text(f" Hand {self.hand_no} of {self.hands} ", style="bold")))
+            self.out(Rule(Text(f" {self.t(f'Hand {self.hand_no} of {self.hands}')} ",
+                               style="bold")))
         if self.hand_no == 1:
             opponents = ", ".join(self.label(s) for s in range(g.players) if s != self.viewer)
             seat0 = "You are seat 0" if self.is_human(0) else f"Seat 0 is {self.label(0)}"
-            self.say(f"{seat0}; against {opponents}.")
+            self.say(self.t(f"{seat0}; against {opponents}."))
         dealer = self.label(g.dealer)
         you = self.is_human(g.dealer)
         line = f"{dealer} deal{'' if you else 's'} and play{'' if you else 's'} first."
@@ -365,12 +370,12 @@ class Session:
         else:
             line += (f"  No Go/Stop: the stock is played out and card points are counted "
                      f"against {family_target(g)} (break-even).")
-        self.say(line)
+        self.say(self.t(line))
         if g.stake_doublings:
-            self.say(f"After the drawn hand(s) before: {stake_text(g.stake_doublings)}.",
+            self.say(self.t(f"After the drawn hand(s) before: {stake_text(g.stake_doublings)}."),
                      style="bold magenta")
         for ev in g.deal_events():
-            self.say(you_grammar(ev.describe(self.names)), style="dim")
+            self.say(self.t(you_grammar(ev.describe(self.names))), style="dim")
         if not g.is_over() and (not self.is_human(self.viewer) or not self.is_human(g.dealer)):
             # a demo, or a bot plays first: the board before its move (the person's
             # board is drawn before each of their decisions)
@@ -444,8 +449,10 @@ class Session:
         title = (f" Hand {self.hand_no} of {self.hands} is over " if self.hands > 1
                  else " Hand over ")
         last = self.in_match and self.hand_no == self.hands
-        self.console.print(Panel(Group(*report_renderables(g, outcome, self.names, last)),
-                                 title=Text(title, style="bold"), title_align="left",
+        self.console.print(Panel(Group(*report_renderables(g, outcome, self.names, last,
+                                                           self.korean)),
+                                 title=Text(f" {self.t(title.strip())} ", style="bold"),
+                                 title_align="left",
                                  border_style="green"))
 
 
@@ -480,7 +487,8 @@ def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = T
     try:
         session.play()
     except EndOfInput:
-        session.console.print(Text("End of input: the game is abandoned.", style="dark_orange3"))
+        session.console.print(Text(session.t("End of input: the game is abandoned."),
+                                   style="dark_orange3"))
         return 0
     except QuitGame:
         session.console.print(Text("You left the game.", style="dark_orange3"))
@@ -537,11 +545,16 @@ class MatchRunner:
         self.wins = [0] * match.players
         self.echo = not isatty(sys.stdin)
 
+    def t(self, text: str) -> str:
+        """``text`` as the screen says it: in Korean with ``--korean``."""
+        return translate(text) if self.korean else text
+
     def intro(self) -> None:
         m = self.match
-        self.console.print(match_header(m.rules.preset, m.players, self.hands, m.seed))
+        self.console.print(match_header(m.rules.preset, m.players, self.hands, m.seed,
+                                        self.korean))
         if not self.quiet:
-            self.console.print(rules_line(m.rules))
+            self.console.print(rules_line(m.rules, self.korean))
         if not self.seed_given:
             self.console.print(Text(f"Replay this match with --seed {m.seed}", style="dim"))
         if self.quiet:
@@ -553,14 +566,14 @@ class MatchRunner:
                     else "the highest month deals")
             if len({card_month(c) for c in m.dealer_draw}) < len(m.dealer_draw):
                 rule += " (within a month: bright, animal, ribbon, then junk)"
-            self.console.print(Text(f"Draw for the first dealer: {draws}; {rule}: "
-                                    f"{self.labels[m.dealer]}.", style="dim"))
+            self.console.print(Text(self.t(f"Draw for the first dealer: {draws}; {rule}: "
+                                           f"{self.labels[m.dealer]}."), style="dim"))
         if self.hands > 1:
             nxt = ("the winner deals the next hand" if m.rules.dealer_rule
                    else "the dealer stays the same")
             nagari = "; a drawn hand (nagari) doubles the next payment" \
                 if m.rules.nagari_doubling else ""
-            self.console.print(Text(f"{self.hands} hands: {nxt}{nagari}.", style="dim"))
+            self.console.print(Text(self.t(f"{self.hands} hands: {nxt}{nagari}."), style="dim"))
 
     def run(self) -> int:
         try:
@@ -570,10 +583,12 @@ class MatchRunner:
             if self.reference:
                 self.console.print(self.reference_line(), soft_wrap=True)
         except EndOfInput:
-            self.console.print(Text("End of input: the game is abandoned.", style="dark_orange3"))
+            self.console.print(Text(self.t("End of input: the game is abandoned."),
+                                    style="dark_orange3"))
             return 0
         except QuitGame:
-            self.console.print(Text("You left the game.", style="dark_orange3"))
+            self.console.print(Text(translate("You left the game.") if self.korean
+                                    else "You left the game.", style="dark_orange3"))
             return 0
         except KeyboardInterrupt:
             self.console.print()
@@ -618,24 +633,27 @@ class MatchRunner:
                      else " Standings ")
         else:
             title = f" Ledger after hand {i + 1} of {self.hands} "
-        body: list[RenderableType] = [ledger_table(m, self.names, this_hand, self.wins)]
+        body: list[RenderableType] = [ledger_table(m, self.names, this_hand, self.wins,
+                                                   self.korean)]
         if not last:
             nxt = [f"Next: {self.labels[m.dealer]} {verb(self.names[m.dealer], 'deal')}"]
             if m.stake_doublings:
                 nxt.append(stake_text(m.stake_doublings))
-            body += [Text(), Text(" · ".join(nxt) + ".", style="dim")]
+            body += [Text(), Text(self.t(" · ".join(nxt) + "."), style="dim")]
         else:
             leader, chips = m.standings()[0]
             tied = sum(1 for _, c in m.standings() if c == chips) > 1
             if self.hands > 1:
-                body += [Text(), Text("A tie at the top." if tied else
-                                      f"{self.labels[leader]} "
-                                      f"{verb(self.names[leader], 'lead')} the match with "
-                                      f"{signed(chips)}.", style="bold green")]
+                body += [Text(), Text(self.t("A tie at the top." if tied else
+                                             f"{self.labels[leader]} "
+                                             f"{verb(self.names[leader], 'lead')} the match "
+                                             f"with {signed(chips)}."), style="bold green")]
+        title = f" {self.t(title.strip())} "
         self.console.print(Panel(Group(*body), title=Text(title, style="bold"),
                                  title_align="left", border_style="magenta"))
         if not last and self.human:
-            text = ask(self.console, f"Press Enter to deal hand {i + 2} (q quits) ", self.echo)
+            prompt = f"Press Enter to deal hand {i + 2} (q quits) "
+            text = ask(self.console, translate(prompt) if self.korean else prompt, self.echo)
             if command_of(text) == "quit":
                 answer = ask(self.console, f"Leave the match after hand {i + 1} of "
                              f"{self.hands}? (y/N) ", self.echo)
