@@ -169,7 +169,8 @@ def _seat_status(table: _Table, q: int) -> str:
     if view.go_counts[q]:
         parts.append(f"Go {view.go_counts[q]}")
     if view.shaken[q]:
-        parts.append("shook " + ",".join(str(m) for m in view.shaken[q]))
+        months = view.shaken[q]
+        parts.append("shook " + ",".join(str(m) for m in months) + f" (x{2 ** len(months)})")
     if view.bombs[q]:
         parts.append(f"bombs {view.bombs[q]}")
     if view.flip_only[q]:
@@ -185,7 +186,7 @@ def _seat_panel(table: _Table, q: int, y: float, colors: dict, marked: set[str])
     height = 40 + _CH + 34
     own_row = q in table.hands and q == table.bottom
     if own_row:
-        height += _CH + 18
+        height += _CH + 36
     out = [f'<rect x="6" y="{y:g}" width="{_BOARD_WIDTH - 12}" height="{height:g}" rx="6" '
            f'fill="{colors["panel active"] if active else colors["panel"]}"/>']
     title = _seat_status(table, q) + ("  ◀ to move" if active else "")
@@ -211,7 +212,7 @@ def _seat_panel(table: _Table, q: int, y: float, colors: dict, marked: set[str])
         x += width
     if own_row:
         hand = table.hands[q].codes()
-        row_y = top + _CH + 30
+        row_y = top + _CH + 48  # below two note lines
         out.append(_row(hand, 16, row_y, _BOARD_WIDTH - 40, colors, marked, zone=f"hand-{q}"))
         out.append(_text(16, row_y + _CH + 12, f"hand {len(hand)}", 10, colors["muted"]))
     return "".join(out), height
