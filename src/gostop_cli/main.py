@@ -108,7 +108,7 @@ Examples:
   gostop play --auto --players 4 --no-pause # bots on every seat, a demo
   gostop play --auto --quiet --rules standard --hands 10
   gostop play --auto --quiet --reference --hands 20  # checked by the reference
-  gostop play --practice --korean           # take decisions back, Korean card names
+  gostop play --practice --korean           # take decisions back, in Korean
   gostop play --hands 3 --save games.jsonl  # keep every hand; see gostop replay
   gostop play --bot my_bot.py:MyBot          # your own Python bot (docs/bots.md)
   gostop play --bot "cmd:python3 mybot.py"   # a bot program (docs/protocol.md)
@@ -170,7 +170,8 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
               help="Practice: 'u' takes back your last decision and 'p' also shows the "
                    "full position (a real game allows neither).")
 @click.option("--korean", is_flag=True,
-              help="Name cards and months in Korean (8월 광) in the menus and on the board.")
+              help="The whole screen in Korean: the board, the prompts, the menus, the events "
+                   "and the reports (cards as 8월 광); moves are still typed as codes.")
 @click.option("--save", metavar="FILE", type=click.Path(dir_okay=False),
               help="Append each finished hand's record to FILE (JSON Lines, docs/records.md), "
                    "for 'gostop replay' and 'gostop analyse'.")
