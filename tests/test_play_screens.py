@@ -533,3 +533,16 @@ def test_korean_commands_hint_and_help():
     assert "힌트: 가능한 수" in out and "번호는 메뉴의 번호" in out
     assert "? 힌트 · h 도움말 · b 판 · p 포지션 · q 끝내기" in out
     assert "99번 선택지는 없음" in out
+
+
+def test_a_take_back_under_redraw_tells_no_turn_taken_back():
+    out = invoke("play", "--players", "3", "--seed", "7", "--redraw", "--practice", "--bot",
+                 "greedy", input="2\nu\n2\nq\n").stdout
+    assert "Taken back: your" in out
+    after = out[out.index("Taken back: your"):]
+    # the next screen comes after your decision again, with only the turns since it
+    assert "Since your last move" in after
+    panels = after.split("Since your last move")[1:]
+    for panel in panels:
+        turns = re.findall(r"^│ Turn (\d+) · ", panel.split("╰")[0], re.M)
+        assert turns == sorted(set(turns), key=int)

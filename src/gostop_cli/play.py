@@ -334,6 +334,7 @@ class Session:
         while len(g.move_stack) > moves:
             taken.append(g.pop())
         self.narrator.placed = placed
+        self.recent = []  # the turns taken back are not told again
         self.turn_events = events
         self.shown = shown
         self.board_turn = -1
