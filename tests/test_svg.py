@@ -303,3 +303,17 @@ def test_cards_name_their_zone_for_a_page_to_click():
         assert zones.get(f"captured-{q}", set()) == set(view.captured[q].codes())
     assert counts == {"stock": view.stock_count,
                       **{f"hand-{q}": view.hand_counts[q] for q in (0, 1, 3)}}
+
+
+def test_korean_labels():
+    game = played_to("standard", 3, seed=21, plies=30)
+    view = game.view(1)
+    english = "".join(parse(svg.board(view)).itertext())
+    korean = "".join(parse(svg.board(view, korean=True)).itertext())
+    assert "standard rules" in english and "standard 규칙" in korean
+    for word in ("자리 1 (나)", f"더미 {view.stock_count}", "바닥", "광 "):
+        assert word in korean, word
+    labels = [t for t in parse(svg.board(view, korean=True)).itertext()
+              if not re.fullmatch(r"\s*|\d+|\+|×[23]|光|.*: .*|(?:1[0-2]|[1-9])[BARJD]\d?|X[23]|"
+                                  r"a hidden card", t)]
+    assert not [t for t in labels if re.search(r"[A-Za-z]{3,}", t.replace("standard", ""))]

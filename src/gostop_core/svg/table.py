@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from gostop_core.arguments import seat_number
 from gostop_core.cards import CARD_CODES, CHEONGDAN, CHODAN, HONGDAN, CardSet, card_kind, card_month
 from gostop_core.game import Game
@@ -27,7 +29,8 @@ class _Table:
     """What a board shows, taken from a view (public facts) and, for an omniscient
     Game, the hands."""
 
-    def __init__(self, source, seat: int | None):
+    def __init__(self, source, seat: int | None, korean: bool = False):
+        self.korean = korean
         if isinstance(source, PlayerView):
             if seat is not None and seat != source.seat:
                 raise ValueError(f"a view of seat {source.seat} cannot show seat {seat}")
@@ -53,6 +56,35 @@ class _Table:
         self.rules = view.rules
         self.players = view.players
         self.scores = [score_pile(view.captured[q], view.rules) for q in range(view.players)]
+
+
+#: The board's words in Korean (``board(..., korean=True)``), applied in order to each
+#: label; the names follow the terminal's ``--korean`` (gostop_cli.korean).
+_KOREAN = [(re.compile(p), k) for p, k in (
+    (r"(\w+) rules", r"\1 규칙"), (r"(\d) players", r"\1인"), (r"turn (\d+)", r"\1번째 차례"),
+    (r"hand over: drawn \(nagari\)", "판 끝: 나가리"),
+    (r"hand over: seat (\d) wins (\d+)", r"판 끝: 자리 \1 승, \2"),
+    (r"seat (\d) to decide Go or Stop", r"자리 \1: 고 또는 스톱"),
+    (r"seat (\d) to move", r"자리 \1 차례"), (r"Go/Stop at (\d+)", r"\1점부터 고/스톱"),
+    (r"nagari x(\d+)", r"나가리 x\1"), (r"seat (\d) \(you\)", r"자리 \1 (나)"),
+    (r"seat (\d)", r"자리 \1"), (r"\bdealer\b", "선"), (r"sits out", "쉼"),
+    (r"(\d+) pt\b", r"\1점"), (r"Go (\d+)", r"\1고"), (r"shook ([\d,]+)", r"\1월 흔듦"),
+    (r"bombs (\d+)", r"폭탄 \1"), (r"flip-only (\d+)", r"뒤집기만 \1"),
+    (r"chips ([+-]\d+)", r"칩 \1"), (r"◀ to move", "◀ 차례"),
+    (r"光 brights (\d+)", r"광 \1"), (r"animals (\d+)", r"열끗 \1"),
+    (r"ribbons (\d+)", r"띠 \1"), (r"junk (\d+)", r"피 \1"), (r"godori (\d)", r"고도리 \1"),
+    (r"hongdan", "홍단"), (r"cheongdan", "청단"), (r"chodan", "초단"),
+    (r"12R counts 0 under (\w+)", r"12R: \1에서는 0"), (r"(\w+) counted as junk", r"\1은(는) 피"),
+    (r"^hand (\d+)", r"손패 \1"), (r"^stock (\d+)", r"더미 \1"), (r"^field (\d+)", r"바닥 \1"),
+    (r"^flipped$", "뒤집은 패"),
+)]
+
+
+def _words(text: str, korean: bool) -> str:
+    if korean:
+        for pattern, repl in _KOREAN:
+            text = pattern.sub(repl, text)
+    return text
 
 
 def _lastmove_cards(lastmove) -> set[str]:
@@ -107,13 +139,15 @@ def _row(codes, x: float, y: float, width: float, colors: dict, marked: set[str]
                    for i, code in enumerate(codes))
 
 
-def _backs(count: int, x: float, y: float, colors: dict, label: str, zone: str) -> str:
+def _backs(count: int, x: float, y: float, colors: dict, label: str, zone: str,
+           korean: bool) -> str:
     """Hidden cards: a few backs and their count (``data-count``)."""
     head = f'<g class="gostop-backs" data-zone="{zone}" data-count="{count}">'
+    words = _words(f"{label} {count}", korean)
     if count == 0:
-        return head + _text(x, y + _CH / 2, f"{label} 0", 11, colors["muted"]) + "</g>"
+        return head + _text(x, y + _CH / 2, words, 11, colors["muted"]) + "</g>"
     out = "".join(_place(BACK_ID, x + k * 3, y - k * 2) for k in range(min(count, 3)))
-    return (head + out + _text(x + _CW / 2 + 3, y + _CH + 13, f"{label} {count}", 11,
+    return (head + out + _text(x + _CW / 2 + 3, y + _CH + 13, words, 11,
                                colors["text"], "middle", True) + "</g>")
 
 
@@ -190,31 +224,35 @@ def _seat_panel(table: _Table, q: int, y: float, colors: dict, marked: set[str])
     out = [f'<rect x="6" y="{y:g}" width="{_BOARD_WIDTH - 12}" height="{height:g}" rx="6" '
            f'fill="{colors["panel active"] if active else colors["panel"]}"/>']
     title = _seat_status(table, q) + ("  ◀ to move" if active else "")
-    out.append(_text(16, y + 17, title, 13, colors["text"], bold=True))
+    out.append(_text(16, y + 17, _words(title, table.korean), 13, colors["text"], bold=True))
     top = y + 26
     x = 16
     if q in table.hands and not own_row:
         hand = table.hands[q].codes()
         out.append(_row(hand, x, top, 190, colors, marked, step_max=22, zone=f"hand-{q}"))
-        out.append(_text(x, top + _CH + 12, f"hand {len(hand)}", 10, colors["muted"]))
+        out.append(_text(x, top + _CH + 12, _words(f"hand {len(hand)}", table.korean), 10,
+                         colors["muted"]))
         x += 200
     elif q not in table.hands:
-        out.append(_backs(view.hand_counts[q], x, top + 2, colors, "hand", f"hand-{q}"))
+        out.append(_backs(view.hand_counts[q], x, top + 2, colors, "hand", f"hand-{q}",
+                          table.korean))
         x += 70
     budgets = _group_budgets(_BOARD_WIDTH - 16 - x)
     for (title, codes, dead, note), width in zip(_groups(table, q), budgets):
         out.append(_row(codes, x, top, width - 8, colors, marked, dead, step_max=16,
                         zone=f"captured-{q}"))
-        out.append(_text(x, top + _CH + 12, title, 10.5,
+        out.append(_text(x, top + _CH + 12, _words(title, table.korean), 10.5,
                          colors["text"] if codes else colors["muted"], bold=bool(codes)))
         for k, line in enumerate(note):
-            out.append(_text(x, top + _CH + 24 + 11 * k, line, 9.5, colors["highlight"]))
+            out.append(_text(x, top + _CH + 24 + 11 * k, _words(line, table.korean), 9.5,
+                             colors["highlight"]))
         x += width
     if own_row:
         hand = table.hands[q].codes()
         row_y = top + _CH + 48  # below two note lines
         out.append(_row(hand, 16, row_y, _BOARD_WIDTH - 40, colors, marked, zone=f"hand-{q}"))
-        out.append(_text(16, row_y + _CH + 12, f"hand {len(hand)}", 10, colors["muted"]))
+        out.append(_text(16, row_y + _CH + 12, _words(f"hand {len(hand)}", table.korean), 10,
+                         colors["muted"]))
     return "".join(out), height
 
 
@@ -231,18 +269,20 @@ def _field_panel(table: _Table, y: float, colors: dict, marked: set[str]) -> tup
     height = 24 + rows * (_CH + 6) + 8
     out = [f'<rect x="6" y="{y:g}" width="{_BOARD_WIDTH - 12}" height="{height:g}" rx="6" '
            f'fill="{colors["panel"]}" fill-opacity="0.6"/>',
-           _text(16, y + 17, f"field {len(codes)}", 13, colors["text"], bold=True)]
+           _text(16, y + 17, _words(f"field {len(codes)}", table.korean), 13, colors["text"],
+                 bold=True)]
     for r in range(rows):
         part = codes[r * per_row:(r + 1) * per_row]
         out.append(_row(part, 16, y + 24 + r * (_CH + 6), per_row * (_CW + 4), colors, marked,
                         zone="field"))
     sx = _BOARD_WIDTH - 16 - _CW - 12
-    out.append(_backs(view.stock_count, sx, y + 24, colors, "stock", "stock"))
+    out.append(_backs(view.stock_count, sx, y + 24, colors, "stock", "stock", table.korean))
     if view.flip_card:
         fx = sx - _CW - 24
         out.append(_place(card_symbol_id(view.flip_card), fx, y + 24, colors["highlight"],
                           zone="flip"))
-        out.append(_text(fx + _CW / 2, y + 24 + _CH + 13, "flipped", 10, colors["text"],
+        out.append(_text(fx + _CW / 2, y + 24 + _CH + 13, _words("flipped", table.korean), 10,
+                         colors["text"],
                          "middle"))
     return "".join(out), height
 
@@ -250,7 +290,7 @@ def _field_panel(table: _Table, y: float, colors: dict, marked: set[str]) -> tup
 def _header(table: _Table, colors: dict) -> str:
     view = table.view
     rules = table.rules
-    parts = [f"{rules.preset} rules", f"{view.players} players", f"turn {view.turns}"]
+    parts = [f"{rules.preset} rules", f"{view.players} players", f"turn {view.turns + 1}"]
     if view.phase == "over":
         if view.winner is None:
             parts.append("hand over: drawn (nagari)")
@@ -262,11 +302,11 @@ def _header(table: _Table, colors: dict) -> str:
         parts.append(f"Go/Stop at {rules.threshold(view.players)}")
     if view.stake_doublings:
         parts.append(f"nagari x{2 ** view.stake_doublings}")
-    return _text(16, 20, " · ".join(parts), 14, colors["text"], bold=True)
+    return _text(16, 20, _words(" · ".join(parts), table.korean), 14, colors["text"], bold=True)
 
 
 def board(game_or_view, seat: int | None = None, lastmove=None, size: float | None = 800,
-          colors: dict | None = None, defs: bool = True) -> str:
+          colors: dict | None = None, defs: bool = True, korean: bool = False) -> str:
     """A picture of the table.
 
     ``game_or_view`` is a :class:`~gostop_core.game.Game` or a
@@ -276,10 +316,11 @@ def board(game_or_view, seat: int | None = None, lastmove=None, size: float | No
     its count.  ``lastmove`` (a :class:`~gostop_core.moves.Move` or a move string)
     outlines the cards it names.  ``size`` is the width in pixels (``None``: no fixed
     size); with ``defs=False`` the card symbols are left out, for a page that holds
-    :func:`card_defs` once.
+    :func:`card_defs` once.  With ``korean=True`` the labels are in Korean (광, 열끗,
+    띠, 피, 고도리, 선 ...).
     """
     c = _colors(colors)
-    table = _Table(game_or_view, seat)
+    table = _Table(game_or_view, seat, korean)
     marked = _lastmove_cards(lastmove)
     n = table.players
     bottom = table.bottom
