@@ -295,6 +295,12 @@ for _pattern, _korean in (
 ):
     _rule(_pattern, _korean)
 
+#: The settlement's reasons (as the Stop line of a menu names them) in Korean.
+_REASONS_KO = {"shake": "흔들기", "bomb": "폭탄", "nagari": "나가리", "double-joker": "조커",
+               "gwang-bak": "광박", "gwang-bak-plus-two": "광박 +2", "pi-bak": "피박",
+               "mong-bak": "멍박", "go-bak": "고박", "pays-third": "셋째 몫",
+               "covered-by-go-caller": "고 부른 사람이 냄"}
+
 # pieces inside a translated line (suffixes of the menus, words of the board)
 _FRAGMENTS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [(re.compile(p), k) for p, k in (
     (r" \+ 1 junk from each opponent", " + 상대마다 피 1장"),
@@ -346,11 +352,6 @@ _FRAGMENTS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] =
      lambda m: "순 " + {"points": "점수", "chips": "칩", "balance": "잔액"}[m.group(1)]),
 )]
 
-#: The settlement's reasons (as the Stop line of a menu names them) in Korean.
-_REASONS_KO = {"shake": "흔들기", "bomb": "폭탄", "nagari": "나가리", "double-joker": "조커",
-               "gwang-bak": "광박", "gwang-bak-plus-two": "광박 +2", "pi-bak": "피박",
-               "mong-bak": "멍박", "go-bak": "고박", "pays-third": "셋째 몫",
-               "covered-by-go-caller": "고 부른 사람이 냄"}
 
 
 def _fragments(text: str) -> str:

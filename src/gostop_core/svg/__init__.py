@@ -56,5 +56,6 @@ def _view_repr_svg(self) -> str:
     return board(self)
 
 
-Game._repr_svg_ = _game_repr_svg
-PlayerView._repr_svg_ = _view_repr_svg
+# set from here (the game API never imports the drawing), hence setattr for the checkers
+setattr(Game, "_repr_svg_", _game_repr_svg)
+setattr(PlayerView, "_repr_svg_", _view_repr_svg)

@@ -370,10 +370,9 @@ def card_symbol(code: object, colors: dict | None = None) -> str:
     """One card's ``<symbol>`` (id :func:`card_symbol_id`), to go inside ``<defs>``."""
     code = _code(code)
     c = _colors(colors)
-    month = card_month(code)
+    names = MONTH_NAMES[card_month(code)]
     kind_name = KIND_NAMES[card_kind(code)][0]
-    title = (f"{code}: {MONTH_NAMES[month][0]} {kind_name}" if month
-             else f"{code}: bonus card")
+    title = f"{code}: {names[0]} {kind_name}" if names else f"{code}: bonus card"
     return (f'<symbol id="{card_symbol_id(code)}" viewBox="0 0 {CARD_WIDTH} {CARD_HEIGHT}">'
             f'<title>{_esc(title)}</title>{_card_body(code, c)}</symbol>')
 

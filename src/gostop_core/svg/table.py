@@ -127,7 +127,7 @@ def _place(ref: str, x: float, y: float, highlight: str | None = None,
 
 
 def _row(codes, x: float, y: float, width: float, colors: dict, marked: set[str],
-         dimmed: set[str] = frozenset(), step_max: float = _CW + 4,
+         dimmed: set[str] | frozenset[str] = frozenset(), step_max: float = _CW + 4,
          zone: str | None = None) -> str:
     codes = list(codes)
     if not codes:
@@ -226,7 +226,7 @@ def _seat_panel(table: _Table, q: int, y: float, colors: dict, marked: set[str])
     title = _seat_status(table, q) + ("  ◀ to move" if active else "")
     out.append(_text(16, y + 17, _words(title, table.korean), 13, colors["text"], bold=True))
     top = y + 26
-    x = 16
+    x = 16.0
     if q in table.hands and not own_row:
         hand = table.hands[q].codes()
         out.append(_row(hand, x, top, 190, colors, marked, step_max=22, zone=f"hand-{q}"))
