@@ -317,3 +317,18 @@ def test_korean_labels():
               if not re.fullmatch(r"\s*|\d+|\+|×[23]|光|.*: .*|(?:1[0-2]|[1-9])[BARJD]\d?|X[23]|"
                                   r"a hidden card", t)]
     assert not [t for t in labels if re.search(r"[A-Za-z]{3,}", t.replace("standard", ""))]
+
+
+def test_every_package_of_the_source_tree_is_shipped():
+    """pyproject.toml lists its packages by name: gostop_core.svg (and any other
+    package with an __init__.py) must be there, or a wheel leaves it out."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    src = root / "src"
+    found = {".".join(p.parent.relative_to(src).parts) for p in src.rglob("__init__.py")
+             if "__pycache__" not in p.parts and not p.parent.name.endswith(".egg-info")}
+    assert "gostop_core.svg" in found
+    assert found <= listed, sorted(found - listed)
