@@ -619,13 +619,14 @@ def rules_line(rules: Rules, korean: bool = False) -> Text:
     """One line: the rules in force, in words (and any field changed by --set)."""
     token = rules_to_token(rules)
     out = Text("규칙: " if korean else "Rules: ", style="bold")
-    out.append(f"{rules.preset}, ")
+    base = rules.preset.split("+")[0]  # the preset a --set change starts from
+    out.append(f"{base}, ")
     summary = PRESET_SUMMARY_KO if korean else PRESET_SUMMARY
-    out.append(summary.get(rules.preset, "따로 정한 규칙" if korean else "a custom set of rules"))
+    out.append(summary.get(base, "따로 정한 규칙" if korean else "a custom set of rules"))
     _, plus, changed = token.partition("+")
     if plus:
         out.append(f"; {'바꾼 것' if korean else 'changed'}: {changed.replace('+', ', ')}")
-    if rules.preset != "standard":
+    if base != "standard":
         out.append("\n" + _t("Matgo, the full Korean rules: gostop play --rules standard",
                              korean), style="dim")
     return out

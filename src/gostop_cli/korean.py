@@ -216,6 +216,17 @@ for _pattern, _korean in (
      r"힌트: 가능한 수 \g<n>가지, 좋은 순서로, 이 수가 앞으로 가져올 순 \g<u>, 그리고 예상 "
      r"수순 (flip = 더미에서 뒤집는 패). 번호는 메뉴의 번호:"),
     (r"Your view \(gostop hint takes it\):", "내 뷰 (gostop hint에 넣을 수 있음):"),
+    (r"Full position \(every hand and the stock order\):", "전체 포지션 (모든 손패와 더미 순서):"),
+    (rf"{_WHO} asks for a showdown, showing (?P<c>{_C}), another player's win-card: receive it "
+     r"or refuse\?", r"\g<who>: \g<c>을(를) 보이며 쇼다운을 청함 (다른 사람의 날 패): 받을까요, "
+     r"거절할까요?"),
+    (rf"{_WHO} asks for a showdown, showing (?P<c>{_C}), another player's win-card",
+     r"\g<who>: \g<c>을(를) 보이며 쇼다운을 청함 (다른 사람의 날 패)"),
+    (rf"{_WHO} (?P<v>receives?|refuses?) the showdown(?P<rest>.*)",
+     lambda m: f"{name_ko(m.group('who'))}: 쇼다운 "
+               + ("받음" if m.group("v").startswith("receive") else "거절")
+               + (f": {m.group('rest')[2:].split(' must')[0]}을(를) 내야 함"
+                  if m.group("rest") else "")),
     (rf"There is no choice (?P<n>\S+): type (?:1|a number from 1 to (?P<m>\d+)), or a move such as "
      r"(?P<e>\S+)\.",
      lambda m: f"{m.group('n')}번 선택지는 없음: "
@@ -249,7 +260,7 @@ for _pattern, _korean in (
     (r"Pts = card points \(\+ set bonus\)  D = dealer  ▶ = to play",
      "점수 = 패 점수 (+ 세트 보너스)  D = 선  ▶ = 칠 차례"),
     (r"In force:", "배수:"),
-    (r"12R\*: the rain ribbon counts toward no ribbon score under (?P<p>\w+) rules",
+    (r"12R\*: the rain ribbon counts toward no ribbon score under (?P<p>\S+) rules",
      r"12R*: \g<p> 규칙에서 비띠는 띠 점수에 들지 않음"),
     (r"9A→pi: the sake cup counts as (?P<n>\d) junk, not as an animal \(it scores more so\)",
      r"9A→pi: 국진을 열끗이 아니라 피 \g<n>장으로 셈 (그쪽이 점수가 높음)"),

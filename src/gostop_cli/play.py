@@ -259,9 +259,9 @@ class Session:
                 style="bold dark_orange3"))
         elif g.phase == "showdown":
             asker = "-" if view.showdown_caller is None else self.names[view.showdown_caller]
-            self.console.print(Text(
+            self.console.print(Text(self.t(
                 f"{asker} asks for a showdown, showing {view.showdown_card}, another player's "
-                "win-card: receive it or refuse?", style="bold"))
+                "win-card: receive it or refuse?"), style="bold"))
         self.print_options(view, legal)
 
         def redraw() -> None:
@@ -315,7 +315,7 @@ class Session:
         self.console.print(Text(self.t("Your view (gostop hint takes it):"), style="bold"))
         self.console.print(Text(self.game.view(seat).to_str()), soft_wrap=True)
         if self.practice:
-            self.console.print(Text("Full position (every hand and the stock order):",
+            self.console.print(Text(self.t("Full position (every hand and the stock order):"),
                                     style="bold"))
             self.console.print(Text(self.game.position()), soft_wrap=True)
 

@@ -74,7 +74,7 @@ _KOREAN = [(re.compile(p), k) for p, k in (
     (r"光 brights (\d+)", r"광 \1"), (r"animals (\d+)", r"열끗 \1"),
     (r"ribbons (\d+)", r"띠 \1"), (r"junk (\d+)", r"피 \1"), (r"godori (\d)", r"고도리 \1"),
     (r"hongdan", "홍단"), (r"cheongdan", "청단"), (r"chodan", "초단"),
-    (r"12R counts 0 under (\w+)", r"12R: \1에서는 0"), (r"(\w+) counted as junk", r"\1은(는) 피"),
+    (r"12R counts 0 under (\S+)", r"12R: \1에서는 0"), (r"(\w+) counted as junk", r"\1은(는) 피"),
     (r"^hand (\d+)", r"손패 \1"), (r"^stock (\d+)", r"더미 \1"), (r"^field (\d+)", r"바닥 \1"),
     (r"^flipped$", "뒤집은 패"),
 )]
