@@ -546,3 +546,12 @@ def test_a_take_back_under_redraw_tells_no_turn_taken_back():
     for panel in panels:
         turns = re.findall(r"^│ Turn (\d+) · ", panel.split("╰")[0], re.M)
         assert turns == sorted(set(turns), key=int)
+
+
+def test_korean_showdowns():
+    # standard with the showdown option, seeds 1-6: showdowns are asked and answered
+    out = "".join(invoke("play", "--rules", "standard", "--set", "showdown=1", "--players", "3",
+                         "--seed", str(seed), "--korean", "--scroll", "--bot", "greedy",
+                         input="1\n" * 400).stdout for seed in range(1, 7))
+    assert "쇼다운" in out
+    assert english_words(out) <= {"showdown", "accept", "refuse"}, english_words(out)
