@@ -332,3 +332,13 @@ def test_every_package_of_the_source_tree_is_shipped():
              if "__pycache__" not in p.parts and not p.parent.name.endswith(".egg-info")}
     assert "gostop_core.svg" in found
     assert found <= listed, sorted(found - listed)
+
+
+def test_family_boards_count_no_junk_toward_a_score():
+    # family rules score card points (brights, ribbons, animals): junk has no threshold
+    game = played_to("family", 4, seed=13, plies=20)
+    text = "".join(parse(svg.board(game)).itertext())
+    assert re.search(r"junk \d+", text)
+    assert not re.search(r"junk \d+/\d+", text) and "godori" not in text
+    casual = "".join(parse(svg.board(played_to("casual", 4, seed=13, plies=20))).itertext())
+    assert re.search(r"junk \d+/10", casual)

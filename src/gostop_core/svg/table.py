@@ -169,9 +169,11 @@ def _groups(table: _Table, q: int) -> list[tuple[str, list[str], set[str], list[
     def points(value: int) -> str:
         return f" = {value} pt" if value and not sc.family else ""
 
-    godori = sum(1 for c in animals if c in ("2A", "4A", "8A"))
+    family = sc.family  # card points: no junk score, no godori, no chodan set
+    godori = 0 if family else sum(1 for c in animals if c in ("2A", "4A", "8A"))
     sets = []
-    for name, cards in (("hongdan", HONGDAN), ("cheongdan", CHEONGDAN), ("chodan", CHODAN)):
+    for name, cards in (("hongdan", HONGDAN), ("cheongdan", CHEONGDAN),
+                        ("chodan", CHODAN if not family else CardSet())):
         have = sum(1 for c in ribbons if c in cards.codes())
         if have:
             sets.append(f"{name} {have}/3")
@@ -186,7 +188,8 @@ def _groups(table: _Table, q: int) -> list[tuple[str, list[str], set[str], list[
         (f"animals {len(animals)}{points(sc.animal_points)}", animals, set(),
          [f"godori {godori}/3"] if godori else []),
         (f"ribbons {sc.ribbons}{points(sc.ribbon_points)}", ribbons, dead, ribbon_notes[:2]),
-        (f"junk {sc.junk}/{rules.junk_min}{points(sc.junk_points)}", junk, set(), junk_notes),
+        (f"junk {sc.junk}" + ("" if family else f"/{rules.junk_min}{points(sc.junk_points)}"),
+         junk, set(), junk_notes),
     ]
 
 
