@@ -255,8 +255,9 @@ def test_a_signal_while_a_bot_starts_is_delivered_after_its_registration():
     import sys
 
     from gostop_core import protocol
+    from gostop_core.protocol import process
     started: list = []
-    real_popen = protocol.subprocess.Popen
+    real_popen = process.subprocess.Popen
 
     def popen(*args, **kwargs):
         proc = real_popen(*args, **kwargs)
@@ -265,7 +266,7 @@ def test_a_signal_while_a_bot_starts_is_delivered_after_its_registration():
         return proc
 
     import unittest.mock
-    with unittest.mock.patch.object(protocol.subprocess, "Popen", popen):
+    with unittest.mock.patch.object(process.subprocess, "Popen", popen):
         with pytest.raises(KeyboardInterrupt):
             protocol.ProcessTransport([sys.executable, "-c", "import time; time.sleep(60)"])
     assert started and started[0].pid in protocol.live_bot_pids()

@@ -5,7 +5,11 @@ usage: broken_bot.py MODE [MARKER]
 
 MODE says how it misbehaves at its first request: crash, hang, garbage, flood
 (10 MB on one line), flood-lines (10 MB of short info lines), illegal, noflush
-(never flushes its answer), grandchild (starts a sleeping child, then hangs).
+(never flushes its answer), grandchild (starts a sleeping child, then hangs),
+setsid (starts a sleeping child that leaves the process group with setsid(),
+then hangs), daemon (a child that calls setsid() and exits, leaving an orphaned
+sleeping grandchild, then hangs), wrong-id (answers version 2 requests with
+another id), sleep (answers each request after its time_ms plus two seconds).
 With MARKER (a file path), it misbehaves only when the file does not exist yet,
 creating it: the restarted process then plays properly.  Its pid (and its
 child's) are appended to $BOT_PID_FILE when that is set.
@@ -72,4 +76,17 @@ for line in sys.stdin:
     elif mode == "grandchild":
         child = subprocess.Popen(["sleep", "3600"])
         note_pid(child.pid)
+        time.sleep(3600)
+    elif mode == "setsid":
+        child = subprocess.Popen(["sleep", "3600"], start_new_session=True)
+        note_pid(child.pid)
+        time.sleep(3600)
+    elif mode == "daemon":
+        # double fork: the grandchild is orphaned, in a session of its own
+        helper = subprocess.Popen([sys.executable, "-c",
+                                   "import os, subprocess, sys; os.setsid(); "
+                                   "p = subprocess.Popen(['sleep', '3600']); "
+                                   "print(p.pid, flush=True)"], stdout=subprocess.PIPE)
+        note_pid(int(helper.stdout.readline()))
+        helper.wait()
         time.sleep(3600)
