@@ -34,10 +34,15 @@ decisions come from a program; :func:`serve` is the other side, used by
 from __future__ import annotations
 
 import json
+import math
+import threading
 import time
 from typing import Any, Callable, Iterable, Sequence
 
-from gostop_core.bots import Bot
+from gostop_core import ismcts, search
+from gostop_core.bots import Bot, ExpectimaxBot, GreedyBot, IsmctsBot
+from gostop_core.ismcts import MAX_ITERATIONS
+from gostop_core.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
     MoveParseError, PositionError,
@@ -48,13 +53,17 @@ from gostop_core.protocol.transport import (
     DEFAULT_MOVE_TIME, QUIT_WAIT, MockTransport, ProcessTransport, Transport, close_all_bots,
     live_bot_pids, sigterm_closes_bots,
 )
-from gostop_core.protocol.wire import MAX_LINE, PROTOCOL_V1
+from gostop_core.protocol.server import (
+    BotBackend, EngineBackend, RankedEntry, SearchResult, outcome_from_dict,
+)
+from gostop_core.protocol.server import serve as serve_backend
+from gostop_core.protocol.wire import MAX_LINE, MAX_TIME_MS, PROTOCOL_V1, MessageError, Option
 
 __all__ = [
     "PROTOCOL", "MAX_LINE", "MAX_OUTPUT", "GRACE", "DEFAULT_MOVE_TIME",
     "Transport", "ProcessTransport", "MockTransport", "BotProtocol", "ExternalBot",
     "serve", "view_from_string", "outcome_from_dict", "close_all_bots", "live_bot_pids",
-    "sigterm_closes_bots", "parse_answer",
+    "sigterm_closes_bots", "parse_answer", "SearchBotBackend", "BotBackend", "EngineBackend",
 ]
 
 #: The protocol name and version sent in ``hello``.
@@ -333,61 +342,166 @@ def view_from_string(text: str, check: bool = True) -> PlayerView:
     return PlayerView.from_str(text)
 
 
-def outcome_from_dict(data: dict) -> Outcome:
-    """An :class:`~gostop_core.game.Outcome` from its :meth:`~Outcome.as_dict`
-    (the ``outcome`` of an ``end`` message); ``winner_score`` is not rebuilt."""
-    try:
-        return Outcome(
-            winner=data["winner"], points=int(data["points"]),
-            scores=tuple(int(x) for x in data["scores"]),
-            go_counts=tuple(int(x) for x in data["go_counts"]), reason=str(data["reason"]),
-            chips=tuple(int(x) for x in data.get("chips") or ()),
-            settlement=data.get("settlement"))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise PositionError(f"bad outcome: {exc}", "outcome") from None
+class SearchBotBackend(EngineBackend):
+    """``gostop engine``'s backend for gostop's own bots: the expectimax and
+    IS-MCTS bots offer their settings as options, honour each request's time
+    (their ``time_ms`` budget, set per request), stop early on ``stop``
+    (:func:`gostop_core.search.request_stop`), and stream their analysis in
+    rounds of samples; any other bot just chooses."""
+
+    #: The rounds an analysis is split into (an ``info`` line after each).
+    ROUNDS = 8
+
+    def __init__(self, bot: Bot, name: str = "gostop"):
+        self.bot = bot
+        self.name = name
+        self._stop = threading.Event()
+        self._fallback = GreedyBot()
+        self._specs = _option_specs(bot)
+
+    def options(self) -> list[Option]:
+        return [spec for spec, _ in self._specs.values()]
+
+    def set_option(self, name: str, value: Any) -> None:
+        if name not in self._specs:
+            raise MessageError(f"setoption: no option {name!r} (options: "
+                               f"{', '.join(self._specs) or 'none'})")
+        spec, attribute = self._specs[name]
+        setattr(self.bot, attribute, spec.parse(value))
+
+    def new_hand(self, view: PlayerView) -> None:
+        self.bot.start_hand(view)
+
+    def end_hand(self, view: PlayerView, outcome: Outcome) -> None:
+        self.bot.end_hand(view, outcome)
+
+    def stop(self) -> None:
+        self._stop.set()
+        search.request_stop(True)
+        ismcts.request_stop(True)
+
+    def clear_stop(self) -> None:
+        self._stop.clear()
+        search.request_stop(False)
+        ismcts.request_stop(False)
+
+    def fallback(self, view: PlayerView, legal: list[Move]) -> Move:
+        return self._fallback.choose(view, legal)
+
+    def search(self, view: PlayerView, legal: list[Move], time_ms: float | None,
+               info: Callable[[dict], None] | None) -> SearchResult:
+        bot = self.bot
+        if not isinstance(bot, (ExpectimaxBot, IsmctsBot)):
+            return SearchResult(bot.choose(view, list(legal)))
+        budget_key = "samples" if isinstance(bot, ExpectimaxBot) else "iterations"
+        total = getattr(bot, budget_key)
+        saved = (bot.time_ms, total, bot.seed)
+        limit = bot.time_ms if time_ms is None else (
+            min(time_ms, bot.time_ms) if bot.time_ms > 0 else time_ms)
+        started = time.monotonic()
+        rounds = self.ROUNDS if info is not None else 1
+        per_round = max(1, -(-total // rounds))
+        sums: dict[Move, list] = {}
+        nodes_before = getattr(bot, "nodes", 0) if isinstance(bot, ExpectimaxBot) else 0
+        done = 0
+        stopped = "samples"
+        try:
+            for k in range(rounds):
+                left_ms = 0.0
+                if limit > 0:
+                    left_ms = limit - (time.monotonic() - started) * 1000
+                    if left_ms < 1.0 and done:
+                        stopped = "time"
+                        break
+                chunk = min(per_round, total - done)
+                if chunk <= 0:
+                    break
+                setattr(bot, budget_key, chunk)
+                # an analysis gives each round its share of the time, so that it
+                # reports as it goes
+                bot.time_ms = max(min(left_ms, limit / rounds if rounds > 1 else left_ms), 1.0) \
+                    if limit > 0 else 0.0
+                if rounds > 1:
+                    bot.seed = (saved[2] or 0) + 7919 * k
+                ranked = bot.analyse(view)
+                got = max((r.samples for r in ranked), default=0)
+                done += got
+                for r in ranked:
+                    entry = sums.setdefault(r.move, [0.0, 0, r.line])
+                    if r.samples and r.value == r.value:
+                        entry[0] += r.value * r.samples
+                        entry[1] += r.samples
+                    if len(r.line) > len(entry[2]):
+                        entry[2] = r.line
+                if info is not None:
+                    info(self._report(sums, done, started, bot, nodes_before))
+                if self._stop.is_set():
+                    stopped = "stop"
+                    break
+                last = getattr(bot, "last_stopped", None)
+                if last == "stop" or (last == "time" and rounds == 1):
+                    stopped = last
+                    break
+        finally:
+            bot.time_ms, bot.seed = saved[0], saved[2]
+            setattr(bot, budget_key, saved[1])
+        ranked_entries = self._ranking(sums)
+        allowed = set(legal)
+        move = next((r.move for r in ranked_entries if r.move in allowed), legal[0])
+        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        return SearchResult(move, ranked_entries, nodes, done, stopped)
+
+    @staticmethod
+    def _ranking(sums: dict) -> list[RankedEntry]:
+        entries = [RankedEntry(m, (v / n) if n else math.nan, n, tuple(line))
+                   for m, (v, n, line) in sums.items()]
+        return sorted(entries, key=lambda r: (-r.samples, -(r.value if r.samples else -math.inf)))
+
+    def _report(self, sums: dict, done: int, started: float, bot: Bot,
+                nodes_before: int) -> dict:
+        ranked = self._ranking(sums)
+        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        return {"moves": [r.as_dict() for r in ranked], "samples": done, "nodes": nodes,
+                "time_ms": int(round((time.monotonic() - started) * 1000)),
+                "line": list(ranked[0].line) if ranked else []}
 
 
-def serve(bot: Bot, lines: Iterable[str], write: Callable[[str], None],
-          name: str = "gostop") -> int:
-    """Answer protocol messages (``lines``, one JSON object each) with ``bot``:
-    ``hello`` gets ``ready``, ``request`` gets ``{"move": ...}``, ``quit`` ends.
-    A message that cannot be served gets ``{"type": "error", "message": ...}``.
-    ``write`` must write one line and flush.  Returns the number of moves made."""
-    moves = 0
-    view: PlayerView | None = None
-    for raw in lines:
-        text = raw.strip()
-        if not text:
-            continue
-        try:
-            message = json.loads(text)
-            if not isinstance(message, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as exc:
-            write(_dumps({"type": "error", "message": f"bad message: {exc}"}))
-            continue
-        kind = message.get("type")
-        try:
-            if kind == "hello":
-                write(_dumps({"type": "ready", "name": name, "protocol": PROTOCOL,
-                              "engine": _engine_name()}))
-            elif kind == "newhand":
-                view = view_from_string(str(message["view"]))
-                bot.start_hand(view)
-            elif kind == "request":
-                view = view_from_string(str(message["view"]))
-                legal = [Move.from_str(str(m)) for m in message["legal"]]
-                if not legal:
-                    raise ValueError("no legal move given")
-                move = bot.choose(view, legal)
-                moves += 1
-                write(_dumps({"move": str(move)}))
-            elif kind == "end":
-                view = view_from_string(str(message["view"]))
-                bot.end_hand(view, outcome_from_dict(message["outcome"]))
-            elif kind == "quit":
-                break
-        except (KeyError, TypeError, ValueError) as exc:
-            detail = f"missing {exc}" if isinstance(exc, KeyError) else " ".join(str(exc).split())
-            write(_dumps({"type": "error", "message": f"{kind}: {detail}"}))
-    return moves
+def _option_specs(bot: Bot) -> dict[str, tuple[Option, str]]:
+    """The options of ``bot`` (name -> (option, attribute)); the names are
+    those of the bot's ``key=value`` settings (docs/bots.md)."""
+    if isinstance(bot, ExpectimaxBot):
+        specs = [
+            (Option("depth", "spin", bot.depth, 1, MAX_DEPTH), "depth"),
+            (Option("samples", "spin", bot.samples, 1, MAX_SAMPLES), "samples"),
+            (Option("leaf", "combo", bot.leaf, choices=ExpectimaxBot.LEAVES), "leaf"),
+            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
+            (Option("halving", "check", bot.halving), "halving"),
+            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
+            (Option("stop", "float", bot.stop_z, 0.0, 100.0), "stop_z"),
+            (Option("plan", "spin", bot.plan, 0, MAX_PLAN), "plan"),
+        ]
+    elif isinstance(bot, IsmctsBot):
+        specs = [
+            (Option("iterations", "spin", bot.iterations, 1, MAX_ITERATIONS), "iterations"),
+            (Option("c", "float", bot.c, 0.0, 100.0), "c"),
+            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
+            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
+            (Option("opponents", "combo", bot.opponents, choices=IsmctsBot.OPPONENTS),
+             "opponents"),
+            (Option("loop", "combo", bot.loop, choices=IsmctsBot.LOOPS), "loop"),
+        ]
+    else:
+        specs = []
+    return {spec.name: (spec, attribute) for spec, attribute in specs}
+
+
+def serve(bot: Bot | EngineBackend, lines: Iterable[Any], write: Callable[[str], None],
+          name: str = "gostop", log: Callable[[str], None] | None = None) -> int:
+    """Answer protocol messages with ``bot`` (docs/protocol.md, both
+    versions): gostop's own searching bots through a
+    :class:`SearchBotBackend`, any other bot through
+    :class:`~gostop_core.protocol.server.BotBackend`.  ``lines`` are strings
+    or :class:`~gostop_core.protocol.wire.TooLong` markers, ``write`` writes
+    one line and flushes.  Returns the number of moves answered."""
+    backend = bot if isinstance(bot, EngineBackend) else SearchBotBackend(bot, name)
+    return serve_backend(backend, lines, write, log=log)

@@ -39,7 +39,7 @@ __all__ = [
     "PROTOCOL_V1", "PROTOCOL_V2", "PROTOCOLS", "MAX_LINE", "MAX_NESTING", "MAX_LIST",
     "MAX_ID", "MAX_TIME_MS", "MessageError", "TooLong", "LineReader", "check_nesting",
     "decode", "encode", "error_message", "peek_id", "validate_id", "validate_time",
-    "validate_moves", "choose_protocol",
+    "validate_moves", "choose_protocol", "Option", "OPTION_TYPES",
 ]
 
 #: The first version: requests carry the legal moves, answers carry no id.
@@ -291,3 +291,73 @@ def choose_protocol(offered: Any) -> str:
         raise MessageError(f"hello: none of the protocols offered is known (this engine "
                            f"speaks {', '.join(PROTOCOLS)})")
     return known[-1]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting an engine offers (announced in ``ready``, changed by
+    ``setoption``), in the shape of UCI's options: ``type`` is ``"spin"`` (a
+    whole number ``min`` .. ``max``), ``"float"`` (a number ``min`` ..
+    ``max``), ``"check"`` (true or false) or ``"combo"`` (one of ``choices``)."""
+
+    name: str
+    type: str
+    default: Any
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict:
+        out: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default}
+        if self.type in ("spin", "float"):
+            out["min"], out["max"] = self.min, self.max
+        if self.type == "combo":
+            out["choices"] = list(self.choices)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Option":
+        """An option from a ``ready`` line (raises :class:`MessageError`)."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str) \
+                or data.get("type") not in OPTION_TYPES:
+            raise MessageError(f"ready: bad option {str(data)[:80]!r}")
+        choices = data.get("choices") or ()
+        if not isinstance(choices, list) or len(choices) > MAX_LIST:
+            raise MessageError(f"ready: bad choices of option {data['name']!r}")
+        return cls(data["name"][:64], data["type"], data.get("default"), data.get("min"),
+                   data.get("max"), tuple(str(c) for c in choices))
+
+    def parse(self, value: Any) -> Any:
+        """``value`` checked against the option (a ``setoption`` value, which
+        may also be given as a string); raises :class:`MessageError`."""
+        if self.type == "check":
+            if isinstance(value, bool):
+                return value
+            if value in ("true", "false"):
+                return value == "true"
+            raise MessageError(f"setoption: {self.name} is true or false, got {value!r}")
+        if self.type == "combo":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise MessageError(f"setoption: {self.name} is one of {', '.join(self.choices)}, "
+                               f"got {str(value)[:40]!r}")
+        number: float
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            number = float(value) if isinstance(value, (int, float, str)) else math.nan
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number) or (self.type == "spin" and number != int(number)):
+            raise MessageError(f"setoption: {self.name} needs a "
+                               f"{'whole ' if self.type == 'spin' else ''}number, "
+                               f"got {str(value)[:40]!r}")
+        if (self.min is not None and number < self.min) or \
+                (self.max is not None and number > self.max):
+            raise MessageError(f"setoption: {self.name} must be {self.min:g}..{self.max:g}, "
+                               f"got {number:g}")
+        return int(number) if self.type == "spin" else number
+
+
+#: The kinds of :class:`Option`.
+OPTION_TYPES = ("spin", "float", "check", "combo")
