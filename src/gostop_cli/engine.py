@@ -39,7 +39,7 @@ def engine(spec: str, seed: int) -> None:
     quit or at the end of input."""
     from gostop_core.plugins import resolve_bot
     from gostop_core.protocol import serve, sigterm_closes_bots
-    from gostop_core.protocol.wire import LineReader
+    from gostop_core.protocol.wire import reader_of
     try:
         resolved = resolve_bot(spec)
         bot = resolved.make(seed)
@@ -57,7 +57,7 @@ def engine(spec: str, seed: int) -> None:
     try:
         with sigterm_closes_bots():
             # a capped reader: a line over the cap is skipped, never held whole
-            serve(bot, LineReader(sys.stdin.fileno()), write, name=resolved.text, log=log)
+            serve(bot, reader_of(sys.stdin), write, name=resolved.text, log=log)
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:

@@ -53,6 +53,7 @@ from gostop_core.protocol.transport import (
     DEFAULT_MOVE_TIME, QUIT_WAIT, MockTransport, ProcessTransport, Transport, close_all_bots,
     live_bot_pids, sigterm_closes_bots,
 )
+from gostop_core.protocol.client import GRACE, Limit, SimpleEngine
 from gostop_core.protocol.server import (
     BotBackend, EngineBackend, RankedEntry, SearchResult, outcome_from_dict,
 )
@@ -70,8 +71,6 @@ __all__ = [
 PROTOCOL = PROTOCOL_V1
 #: The most a bot may write while gostop waits for one answer, in bytes.
 MAX_OUTPUT = 1024 * 1024
-#: Seconds added to the announced move time before a bot is out of time.
-GRACE = 1.0
 
 
 def _engine_name() -> str:
@@ -224,17 +223,18 @@ class BotProtocol:
 # ---------------------------------------------------------------- the bot
 
 class ExternalBot(Bot):
-    """A bot that is a separate program speaking the protocol: the program
-    starts on the first hand, stays alive across hands, and is stopped by
-    :meth:`close`.  Any misbehaviour raises a
-    :class:`~gostop_core.errors.BotError` after its process group has been
-    killed; the next hand starts a fresh process.  Only the seat's view string
-    and the legal moves are ever sent.
+    """A bot that is a separate program speaking the protocol, driven through
+    the client (:class:`~gostop_core.protocol.client.SimpleEngine`): the
+    program starts on the first hand, stays alive across hands, and is
+    stopped by :meth:`close`.  Any misbehaviour raises a
+    :class:`~gostop_core.errors.BotError` after the program and everything it
+    started have been killed; the next hand starts a fresh process.  Only the
+    seat's view string and the legal moves are ever sent.
 
     ``command`` is an argument vector (or one string split like a shell);
     ``move_time`` the seconds per move; ``transport`` an optional factory of
     :class:`Transport` (tests use a :class:`MockTransport`); ``log`` sees every
-    line (:class:`BotProtocol`)."""
+    line (``">"`` sent, ``"<"`` read)."""
 
     name = "external"
 
@@ -251,7 +251,9 @@ class ExternalBot(Bot):
         self.cwd = cwd
         self.log = log
         self._factory = transport or (lambda: ProcessTransport(self.command, cwd=self.cwd))
-        self._protocol: BotProtocol | None = None
+        self._engine: SimpleEngine | None = None
+        #: The name the program announced last (kept after it stopped).
+        self.announced: str | None = None
         self.hands = 0
         #: How many times the program was started.
         self.starts = 0
@@ -259,33 +261,43 @@ class ExternalBot(Bot):
     @property
     def running(self) -> bool:
         """True while the program is running (between its start and an error or close)."""
-        return self._protocol is not None
+        return self._engine is not None
 
     @property
     def bot_name(self) -> str | None:
         """The name the program announced in its ``ready`` line."""
-        return self._protocol.name if self._protocol else None
+        if self._engine is not None and self._engine.name:
+            self.announced = self._engine.name
+        return self.announced
 
-    def _start(self) -> BotProtocol:
-        if self._protocol is None:
+    @property
+    def protocol(self) -> str | None:
+        """The protocol version the running program speaks (None when not running)."""
+        return self._engine.protocol if self._engine is not None else None
+
+    def _start(self) -> SimpleEngine:
+        if self._engine is None:
             transport = self._factory()
             self.starts += 1
-            protocol = BotProtocol(transport, self.move_time, log=self.log)
-            self._protocol = protocol
+            engine = SimpleEngine(transport, timeout=self.move_time + GRACE, log=self.log)
+            self._engine = engine
             try:
-                protocol.hello()
+                engine.hello()
             except BaseException:
                 self.kill()
                 raise
-        self._protocol.move_time = self.move_time
-        return self._protocol
+        self._engine.timeout = self.move_time + GRACE
+        return self._engine
 
-    def _guard(self, call: Callable[[BotProtocol], Any]) -> Any:
-        protocol = self._protocol
-        if protocol is None:
+    def _guard(self, call: Callable[[SimpleEngine], Any]) -> Any:
+        engine = self._engine
+        if engine is None:
             raise BotTerminatedError("the bot's process is not running")
         try:
-            return call(protocol)
+            result = call(engine)
+            if engine.name:
+                self.announced = engine.name
+            return result
         except BaseException:  # BotError, and KeyboardInterrupt too: never leave it running
             self.kill()
             raise
@@ -294,36 +306,38 @@ class ExternalBot(Bot):
         self._start()
         self.hands += 1
         from gostop_core.notation import rules_to_token
-        self._guard(lambda p: p.new_hand(view.to_str(), self.hands, view.seat, view.players,
-                                         rules_to_token(view.rules)))
+        self._guard(lambda e: e.new_hand(view, self.hands, rules_to_token(view.rules)))
 
     def choose(self, view: PlayerView, legal: list[Move]) -> Move:
-        if self._protocol is None:
+        if self._engine is None:
             self._start()
-        return self._guard(lambda p: p.request(view.to_str(), legal))
+        return self._guard(lambda e: e.play(view, Limit(time=self.move_time), legal=legal,
+                                            timeout=self.move_time + GRACE).move)
 
     def end_hand(self, view: PlayerView, outcome: Outcome) -> None:
-        if self._protocol is None:
+        if self._engine is None:
             return
         try:
-            self._guard(lambda p: p.end(view.to_str(), outcome))
+            self._guard(lambda e: e.end_hand(view, outcome))
         except BotError:
             pass  # the hand is decided; the program restarts with the next hand
 
     def kill(self) -> None:
-        """Stop the program at once (its whole process group)."""
-        protocol, self._protocol = self._protocol, None
-        if protocol is not None:
-            protocol.transport.kill()
+        """Stop the program and everything it started at once."""
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            if engine.name:
+                self.announced = engine.name
+            engine.kill()
 
     def close(self) -> None:
-        """Send ``quit``, give the program a moment to exit, then end its group."""
-        protocol, self._protocol = self._protocol, None
-        if protocol is not None:
-            try:
-                protocol.quit()
-            finally:
-                protocol.transport.close()
+        """Send ``quit``, give the program a moment to exit, then end it and
+        everything it started."""
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            if engine.name:
+                self.announced = engine.name
+            engine.quit()
 
     def __enter__(self) -> "ExternalBot":
         return self

@@ -224,6 +224,14 @@ class _Server:
         else:
             self.log(f"ignored: {text}")
 
+    def early_error(self, id: int | None, text: str, kind: str | None = None) -> None:
+        """An error found while reading: version 2 answers it at once;
+        version 1 in turn with the answers before it (it has no ids)."""
+        if self.version == wire.PROTOCOL_V1:
+            self.jobs.put(_Job("error", {"text": text, "kind": kind}, id, time.monotonic()))
+        else:
+            self.error(id, text, kind)
+
     # ---- reading
     def dispatch(self, line: str | TooLong) -> bool:
         """Handle one line; False at quit."""
@@ -232,13 +240,13 @@ class _Server:
         try:
             message = wire.decode(line)
         except MessageError as exc:
-            self.error(exc.id, f"bad message: {exc}")
+            self.early_error(exc.id, f"bad message: {exc}")
             return True
         kind = message["type"]
         try:
             id = wire.validate_id(message, required=False)
         except MessageError as exc:
-            self.error(None, str(exc), kind)
+            self.early_error(None, str(exc), kind)
             return True
         received = time.monotonic()
         if kind == "quit":
@@ -257,7 +265,7 @@ class _Server:
             try:
                 self.version = wire.choose_protocol(message.get("protocol"))
             except MessageError as exc:
-                self.error(id, str(exc), kind)
+                self.early_error(id, str(exc), kind)
                 return True
             reply = {"type": "ready", "name": self.backend.name, "protocol": self.version,
                      "engine": engine_name(),
@@ -272,7 +280,7 @@ class _Server:
                 self._arm_deadline(job)
             self.jobs.put(job)
         else:
-            self.error(id, f"unknown message type {kind[:40]!r}", kind)
+            self.early_error(id, f"unknown message type {kind[:40]!r}", kind)
         return True
 
     def _arm_deadline(self, job: _Job) -> None:
@@ -365,6 +373,9 @@ class _Server:
 
     def run(self, job: _Job) -> None:
         message = job.message
+        if job.kind == "error":
+            self.error(job.id, message["text"], message["kind"])
+            return
         if job.kind == "setoption":
             name = message.get("name")
             if not isinstance(name, str):
@@ -447,17 +458,12 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
         else:
             input_ended = True
     finally:
-        if not input_ended or not worker.is_alive():
-            # quit: no more searches; the one running ends with what it has
-            while True:
-                try:
-                    server.jobs.get_nowait()
-                except queue.Empty:
-                    break
-            backend.stop()
-            server.jobs.put(_QUIT)
-            worker.join(timeout=2.0)
-        else:
-            server.jobs.put(_END)
-            worker.join()
+        if not input_ended:
+            # quit (or an interruption): the search under way ends with what it
+            # has; the requests read before quit are still answered
+            with server.current_lock:
+                if server.current is not None:
+                    backend.stop()
+        server.jobs.put(_QUIT if not input_ended else _END)
+        worker.join()
     return server.moves

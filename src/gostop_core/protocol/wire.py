@@ -38,7 +38,7 @@ from gostop_core.errors import BotProtocolError
 __all__ = [
     "PROTOCOL_V1", "PROTOCOL_V2", "PROTOCOLS", "MAX_LINE", "MAX_NESTING", "MAX_LIST",
     "MAX_ID", "MAX_TIME_MS", "MessageError", "TooLong", "LineReader", "check_nesting",
-    "decode", "encode", "error_message", "peek_id", "validate_id", "validate_time",
+    "decode", "encode", "stream_lines", "reader_of", "error_message", "peek_id", "validate_id", "validate_time",
     "validate_moves", "choose_protocol", "Option", "OPTION_TYPES",
 ]
 
@@ -143,6 +143,39 @@ class LineReader:
                 self._eof = True
             else:
                 self._buf += chunk
+
+
+def stream_lines(stream: Any, max_line: int = MAX_LINE) -> Iterator[str | TooLong]:
+    """Lines of a text stream without a file descriptor (a test's input), with
+    the cap of :class:`LineReader`: ``readline`` is never asked for more
+    than ``max_line + 1`` characters at a time."""
+    while True:
+        line = stream.readline(max_line + 1)
+        if not line:
+            return
+        if line.endswith("\n"):
+            yield line[:-1].rstrip("\r")
+            continue
+        if len(line) <= max_line:
+            yield line  # the last line, without its newline
+            continue
+        head, size = line[:4096].encode("utf-8", "replace"), len(line)
+        while True:  # skip the rest of the long line
+            more = stream.readline(max_line + 1)
+            size += len(more)
+            if not more or more.endswith("\n"):
+                break
+        yield TooLong(head, size)
+
+
+def reader_of(stream: Any) -> Iterator[str | TooLong]:
+    """Capped lines of ``stream``: a :class:`LineReader` on its file
+    descriptor when it has one, else :func:`stream_lines`."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return stream_lines(stream)
+    return iter(LineReader(fd))
 
 
 _ID_RE = re.compile(rb'"id"\s*:\s*(\d{1,16})\b')
