@@ -293,16 +293,13 @@ class SimpleEngine:
             if id is None and not text.startswith("{"):
                 return text  # version 1: a bare move
             try:
-                message = wire.decode(text)
+                message = wire.decode(text, require_type=id is not None)
             except MessageError as exc:
-                if id is None and text.startswith("{") and '"move"' in text:
-                    self._fail(BotProtocolError(f"the bot wrote {text[:80]!r}: {exc}"))
                 self._fail(BotProtocolError(f"the bot wrote {text[:80]!r}, which is not a "
                                             f"protocol message ({exc})"))
-            kind = message["type"] if "type" in message else None
+            kind = message.get("type")
             if id is None:  # version 1
-                if kind == "move" or (kind is None and "move" in message) or \
-                        ("move" in message and "type" not in message):
+                if kind == "move" or (kind is None and "move" in message):
                     move = message.get("move")
                     if not isinstance(move, str):
                         self._fail(BotProtocolError(f"the bot's move {move!r} is not a string"))

@@ -224,8 +224,9 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def decode(line: str | TooLong) -> dict:
-    """The message one line holds: a JSON object whose ``type`` is a string.
+def decode(line: str | TooLong, require_type: bool = True) -> dict:
+    """The message one line holds: a JSON object whose ``type`` is a string
+    (``require_type=False``: or no ``type``, as version 1's ``{"move": ...}``).
     Raises :class:`MessageError` (with the request id when one can be read)."""
     if isinstance(line, TooLong):
         raise MessageError(f"the line is longer than {MAX_LINE} bytes", peek_id(line.head))
@@ -240,7 +241,7 @@ def decode(line: str | TooLong) -> dict:
     if not isinstance(message, dict):
         raise MessageError(f"not a JSON object: {text[:60]!r}")
     kind = message.get("type")
-    if not isinstance(kind, str):
+    if not isinstance(kind, str) and (require_type or "type" in message):
         raise MessageError("the message has no \"type\"", _id_or_none(message))
     return message
 
