@@ -39,10 +39,13 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Sequence
 
-from gostop_core import ismcts, search
-from gostop_core.bots import Bot, ExpectimaxBot, GreedyBot, IsmctsBot
-from gostop_core.ismcts import MAX_ITERATIONS
-from gostop_core.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
+from gostop_core.bots import ismcts, search
+from gostop_core.bots.base import Bot
+from gostop_core.bots.expectimax import ExpectimaxBot
+from gostop_core.bots.ismcts import MAX_ITERATIONS
+from gostop_core.bots.mcts import IsmctsBot
+from gostop_core.bots.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
+from gostop_core.bots.simple import GreedyBot
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
     MoveParseError, PositionError,
