@@ -266,7 +266,8 @@ class SimpleEngine:
 
     def _await(self, id: int | None, kinds: tuple[str, ...], wait: float,
                what: str, info: list[dict] | None = None,
-               on_info: Callable[[dict], None] | None = None) -> dict | str:
+               on_info: Callable[[dict], None] | None = None,
+               limit: float | None = None) -> dict | str:
         """Read until the answer to request ``id`` (version 2: a message of
         one of ``kinds`` or an error echoing ``id``; version 1, ``id`` None: a
         move line).  Returns the message (version 1: the move text)."""
@@ -275,8 +276,8 @@ class SimpleEngine:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                self._fail(BotTimeoutError(f"no {what} within {wait - GRACE:g} s"
-                                           if wait > GRACE else f"no {what} within {wait:g} s"))
+                self._fail(BotTimeoutError(f"no {what} within "
+                                           f"{wait if limit is None else limit:g} s"))
             try:
                 line = self._receive(left)
             except BotTimeoutError:
@@ -410,7 +411,7 @@ class SimpleEngine:
             id = self._new_id()
             self._send(dict({"type": "request", "id": id, "view": view.to_str(),
                              "legal": names}, **limit.fields()))
-            reply = self._await(id, ("move",), wait, "move")
+            reply = self._await(id, ("move",), wait, "move", limit=limit.wait())
             assert isinstance(reply, dict)
             text = reply.get("move")
             if not isinstance(text, str):
@@ -419,7 +420,7 @@ class SimpleEngine:
         else:
             self._send(dict({"type": "request", "view": view.to_str(), "legal": names},
                             **limit.fields()))
-            text = self._await(None, ("move",), wait, "move")
+            text = self._await(None, ("move",), wait, "move", limit=limit.wait())
             extra = {}
         seconds = time.monotonic() - started
         assert isinstance(text, str)
@@ -447,7 +448,8 @@ class SimpleEngine:
                          "legal": [str(m) for m in moves]}, **limit.fields()))
         wait = timeout if timeout is not None else (limit.wait() or self.timeout) + GRACE
         infos: list[dict] = []
-        reply = self._await(id, ("analysis",), wait, "analysis", infos, on_info)
+        reply = self._await(id, ("analysis",), wait, "analysis", infos, on_info,
+                            limit=limit.wait())
         assert isinstance(reply, dict)
         try:
             move = Move.from_str(str(reply.get("move")))

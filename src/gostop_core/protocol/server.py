@@ -143,9 +143,9 @@ def time_budget_ms(message: dict, id: int | None = None) -> float | None:
 
 #: The share of a move's time the search is told to use: the rest covers
 #: reading the view, the answer's way back and a loaded machine.
-SEARCH_SHARE = 0.6
+SEARCH_SHARE = 0.5
 #: The share of a move's time after which the fallback move is answered.
-DEADLINE_SHARE = 0.9
+DEADLINE_SHARE = 0.8
 
 
 def outcome_from_dict(data: Any) -> Outcome:

@@ -355,7 +355,8 @@ class Option:
         if not isinstance(data, dict) or not isinstance(data.get("name"), str) \
                 or data.get("type") not in OPTION_TYPES:
             raise MessageError(f"ready: bad option {str(data)[:80]!r}")
-        choices = data.get("choices") or ()
+        choices = data.get("choices")
+        choices = [] if choices is None else choices
         if not isinstance(choices, list) or len(choices) > MAX_LIST:
             raise MessageError(f"ready: bad choices of option {data['name']!r}")
         return cls(data["name"][:64], data["type"], data.get("default"), data.get("min"),
