@@ -1,5 +1,5 @@
 """docs/protocol.md shows a real transcript of one hand: the messages of the
-example bot program (tests/bots/line_bot.py, seat 0) against greedy.  Run this
+example bot program (examples/protocol/line_bot.py, seat 0) against greedy.  Run this
 file (python tests/test_protocol_docs.py) to print the transcript again."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from gostop_core.bots import GreedyBot, play_game
 from gostop_core.bots.external import ExternalBot
 
 ROOT = Path(__file__).resolve().parent.parent
-BOT = Path(__file__).resolve().parent / "bots" / "line_bot.py"
+BOT = Path(__file__).resolve().parent.parent / "examples" / "protocol" / "line_bot.py"
 BEGIN = "<!-- transcript: begin -->"
 END = "<!-- transcript: end -->"
 

@@ -137,6 +137,8 @@ class SimpleEngine:
         self.ready: dict | None = None
         #: The options the program offers, by name.
         self.options: dict[str, Option] = {}
+        #: The optional features its ``ready`` announced (``"rules"``, ``"analyse"``).
+        self.features: frozenset[str] = frozenset()
         self._next_id = 1
         self._closed = False
 
@@ -212,6 +214,9 @@ class SimpleEngine:
         chosen = message.get("protocol")
         if chosen in wire.PROTOCOLS:
             self.protocol = chosen
+        features = message.get("features")
+        if isinstance(features, list) and len(features) <= wire.MAX_LIST:
+            self.features = frozenset(f for f in features if isinstance(f, str))
         options = message.get("options") or []
         if isinstance(options, list) and len(options) <= wire.MAX_LIST:
             for data in options:

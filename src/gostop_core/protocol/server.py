@@ -141,6 +141,11 @@ def time_budget_ms(message: dict, id: int | None = None) -> float | None:
     return budget
 
 
+#: What ``gostop engine`` announces in ``ready``: it computes the legal moves
+#: itself (a request may carry only a view; a given list is checked), and it
+#: analyses (``analyse``, ``stop``).
+FEATURES = ("rules", "analyse")
+
 #: The share of a move's time the search is told to use: the rest covers
 #: reading the view, the answer's way back and a loaded machine.
 SEARCH_SHARE = 0.5
@@ -268,7 +273,7 @@ class _Server:
                 self.early_error(id, str(exc), kind)
                 return True
             reply = {"type": "ready", "name": self.backend.name, "protocol": self.version,
-                     "engine": engine_name(),
+                     "engine": engine_name(), "features": list(FEATURES),
                      "options": [o.as_dict() for o in self.backend.options()]}
             if id is not None:
                 reply["id"] = id
