@@ -257,10 +257,16 @@ class _Server:
         if kind == "quit":
             return False
         if kind == "isready":
-            reply = {"type": "readyok"}
-            if id is not None:
-                reply["id"] = id
-            self.write(reply)
+            # at once while a search runs with nothing queued behind it (liveness);
+            # else after what came before it (so that an error of an earlier
+            # setoption or request comes first)
+            with self.current_lock:
+                searching = self.current is not None and self.current.kind in (
+                    "request", "analyse")
+            if searching and self.jobs.empty():
+                self.write(self._readyok(id))
+            else:
+                self.jobs.put(_Job("isready", message, id, received))
         elif kind == "stop":
             with self.current_lock:
                 running = self.current
@@ -368,6 +374,13 @@ class _Server:
                     f"legal moves of the view ({' '.join(map(str, legal))})", job.id)
         return view, legal
 
+    @staticmethod
+    def _readyok(id: int | None) -> dict:
+        reply: dict = {"type": "readyok"}
+        if id is not None:
+            reply["id"] = id
+        return reply
+
     def _move_reply(self, job: _Job, move: Move, extra: dict | None = None) -> dict:
         if job.id is None:  # version 1
             return {"move": str(move)}
@@ -380,6 +393,9 @@ class _Server:
         message = job.message
         if job.kind == "error":
             self.error(job.id, message["text"], message["kind"])
+            return
+        if job.kind == "isready":
+            self.write(self._readyok(job.id))
             return
         if job.kind == "setoption":
             name = message.get("name")
