@@ -148,9 +148,9 @@ FEATURES = ("rules", "analyse")
 
 #: The share of a move's time the search is told to use: the rest covers
 #: reading the view, the answer's way back and a loaded machine.
-SEARCH_SHARE = 0.5
+SEARCH_SHARE = 0.4
 #: The share of a move's time after which the fallback move is answered.
-DEADLINE_SHARE = 0.8
+DEADLINE_SHARE = 0.7
 
 
 def outcome_from_dict(data: Any) -> Outcome:
