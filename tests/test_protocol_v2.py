@@ -405,3 +405,41 @@ def test_protocol_test_command_exit_codes():
 
 def test_no_process_is_left_behind_by_the_tests():
     assert processes_with_token("") == set() or True  # token scan runs without error
+
+
+def test_gostop_engine_survives_hostile_lines():
+    """A 100 MB line, a line nested a million deep and a 1M-entry legal list: each
+    answered by an error echoing its id (read from the line's start), quickly,
+    and the engine still plays."""
+    import subprocess
+    game = Game("casual", 2, seed=3)
+    view = game.view(game.turn).to_str()
+    proc = subprocess.Popen(ENGINE + ["--bot", "greedy"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        def send(data: bytes):
+            proc.stdin.write(data + b"\n")
+            proc.stdin.flush()
+
+        def answer():
+            return json.loads(proc.stdout.readline())
+        started = time.monotonic()
+        send(json.dumps(HELLO).encode())
+        assert answer()["protocol"] == "gostop-bot/2"
+        send(b'{"type": "request", "id": 1, "view": "' + b"x" * 100_000_000 + b'"}')
+        assert answer() == {"type": "error", "id": 1,
+                            "message": "bad message: the line is longer than 65536 bytes"}
+        send(b'{"type": "request", "id": 2, "x": ' + b"[" * 1_000_000 + b"]" * 1_000_000 + b"}")
+        assert answer()["id"] == 2
+        legal = json.dumps({"type": "request", "id": 3, "view": view,
+                            "legal": ["3B"] * 1_000_000})
+        send(legal.encode())
+        assert answer()["id"] == 3
+        send(json.dumps({"type": "request", "id": 4, "view": view}).encode())
+        assert answer()["type"] == "move"
+        assert time.monotonic() - started < 20
+        send(b'{"type": "quit"}')
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()
+        proc.wait()

@@ -472,12 +472,14 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
     worker = threading.Thread(target=server.work, name="engine-search", daemon=True)
     worker.start()
     input_ended = False
+    interrupted = True
     try:
         for line in lines:
             if not server.dispatch(line):
                 break
         else:
             input_ended = True
+        interrupted = False
     finally:
         if not input_ended:
             # quit (or an interruption): the search under way ends with what it
@@ -486,5 +488,6 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
                 if server.current is not None:
                     backend.stop()
         server.jobs.put(_QUIT if not input_ended else _END)
-        worker.join()
+        # interrupted (Ctrl-C): wait a moment only, the worker is a daemon thread
+        worker.join(timeout=2.0 if interrupted else None)
     return server.moves
