@@ -22,10 +22,9 @@ from gostop_core.bots.external import ExternalBot, serve
 from gostop_core.errors import BotProtocolError, BotTimeoutError
 from gostop_core.game import Game
 from gostop_core.protocol import wire
-from gostop_core.protocol.client import Limit, SimpleEngine
+from gostop_core.protocol.client import EngineReplyError, Limit, SimpleEngine
 from gostop_core.protocol.conformance import run_conformance
 from gostop_core.protocol.positions import legal_moves_of_view
-from gostop_core.protocol.process import processes_with_token
 from gostop_core.protocol.wire import LineReader, MessageError, TooLong, decode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -281,6 +280,11 @@ def test_simple_engine_against_gostop_engine():
             engine.configure({"samples": 2000})
         with pytest.raises(ValueError, match="no option"):
             engine.configure({"depht": 2})
+        # a refusal by the engine itself: raised, and nothing of it left unread
+        engine.options["samples"] = wire.Option("samples", "spin", 256, 1, 5000)
+        with pytest.raises(EngineReplyError, match="samples must be 1..1024"):
+            engine.configure({"samples": 2000})
+        assert engine.ping() < 1.0
         result = engine.play(game, Limit(time=0.2))
         assert result.move in game.legal_moves and result.seconds < 0.2
         analysis = engine.analyse(game, Limit(time=0.2))
@@ -403,8 +407,12 @@ def test_protocol_test_command_exit_codes():
     assert unknown.exit_code == 2 and "unknown preset" in unknown.output
 
 
-def test_no_process_is_left_behind_by_the_tests():
-    assert processes_with_token("") == set() or True  # token scan runs without error
+def test_a_greedy_engine_refuses_analyse():
+    game = Game("casual", 2, seed=3)
+    out = _serve([HELLO, {"type": "analyse", "id": 1, "view": game.view(game.turn).to_str()}])
+    assert "analyse" not in out[0]["features"]
+    assert out[1]["type"] == "error" and out[1]["id"] == 1 and "does not analyse" in \
+        out[1]["message"]
 
 
 def test_gostop_engine_survives_hostile_lines():

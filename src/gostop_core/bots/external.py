@@ -379,6 +379,11 @@ class SearchBotBackend(EngineBackend):
     def options(self) -> list[Option]:
         return [spec for spec, _ in self._specs.values()]
 
+    def features(self) -> tuple[str, ...]:
+        if isinstance(self.bot, (ExpectimaxBot, IsmctsBot)):
+            return ("rules", "analyse")
+        return ("rules",)
+
     def set_option(self, name: str, value: Any) -> None:
         if name not in self._specs:
             raise MessageError(f"setoption: no option {name!r} (options: "

@@ -366,14 +366,17 @@ class SimpleEngine:
         id = self._new_id()
         self._send({"type": "isready", "id": id})
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        # an error line for a setoption comes before the readyok
+        # an error line for a setoption comes before the readyok: read on to it,
+        # so that nothing of this call is left unread
+        refused: str | None = None
         while True:
             reply = self._await_any(deadline)
-            if reply.get("type") == "error":
-                raise EngineReplyError(f"the engine refused an option: "
-                                       f"{str(reply.get('message'))[:300]}")
-            if reply.get("type") == "readyok" and reply.get("id") == id:
-                return
+            if reply.get("type") == "error" and refused is None:
+                refused = str(reply.get("message"))[:300]
+            elif reply.get("type") == "readyok" and reply.get("id") == id:
+                break
+        if refused is not None:
+            raise EngineReplyError(f"the engine refused an option: {refused}")
 
     def _await_any(self, deadline: float) -> dict:
         while True:

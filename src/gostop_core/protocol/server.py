@@ -78,6 +78,11 @@ class EngineBackend:
     def options(self) -> list[Option]:
         return []
 
+    def features(self) -> tuple[str, ...]:
+        """What ``ready`` announces: ``rules`` always (the server computes the
+        legal moves), ``analyse`` when :meth:`search` ranks the moves."""
+        return ("rules",)
+
     def set_option(self, name: str, value: Any) -> None:
         raise MessageError(f"setoption: no option {name!r}")
 
@@ -141,9 +146,9 @@ def time_budget_ms(message: dict, id: int | None = None) -> float | None:
     return budget
 
 
-#: What ``gostop engine`` announces in ``ready``: it computes the legal moves
-#: itself (a request may carry only a view; a given list is checked), and it
-#: analyses (``analyse``, ``stop``).
+#: The features ``gostop engine`` may announce in ``ready``: it computes the
+#: legal moves itself (a request may carry only a view; a given list is
+#: checked), and, serving a searching bot, it analyses (``analyse``, ``stop``).
 FEATURES = ("rules", "analyse")
 
 #: The share of a move's time the search is told to use: the rest covers
@@ -279,7 +284,7 @@ class _Server:
                 self.early_error(id, str(exc), kind)
                 return True
             reply = {"type": "ready", "name": self.backend.name, "protocol": self.version,
-                     "engine": engine_name(), "features": list(FEATURES),
+                     "engine": engine_name(), "features": list(self.backend.features()),
                      "options": [o.as_dict() for o in self.backend.options()]}
             if id is not None:
                 reply["id"] = id
@@ -416,6 +421,9 @@ class _Server:
                 self.backend.end_hand(view, outcome_from_dict(message.get("outcome")))
             return
         # request, analyse
+        if job.kind == "analyse" and "analyse" not in self.backend.features():
+            raise MessageError(f"analyse: {self.backend.name} does not analyse (it announces "
+                               "no analyse feature)", job.id)
         budget = time_budget_ms(message, job.id)
         view, legal = self._view(job)
         assert job.reply is not None
