@@ -48,12 +48,12 @@ from gostop_core.bots.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
-    MoveParseError, PositionError,
+    MoveParseError,
 )
-from gostop_core.game import Game, Outcome, PlayerView
+from gostop_core.game import Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.protocol.transport import (
-    DEFAULT_MOVE_TIME, QUIT_WAIT, MockTransport, ProcessTransport, Transport, close_all_bots,
+    DEFAULT_MOVE_TIME, QUIT_WAIT, MockTransport,  # noqa: F401  (QUIT_WAIT: an 0.1 name) ProcessTransport, Transport, close_all_bots,
     live_bot_pids, sigterm_closes_bots,
 )
 from gostop_core.protocol.client import GRACE, Limit, SimpleEngine

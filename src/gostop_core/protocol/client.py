@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
@@ -200,7 +200,7 @@ class SimpleEngine:
             self.log("<", line)
         return line
 
-    def _fail(self, exc: BaseException) -> None:
+    def _fail(self, exc: BaseException) -> NoReturn:
         """Kill the program and raise ``exc``."""
         self.kill()
         raise exc
@@ -465,7 +465,8 @@ class SimpleEngine:
             self._fail(BotProtocolError(f"the analysis names no move: {reply.get('move')!r}"))
         if move not in moves:
             self._fail(IllegalBotMoveError(f"the analysis's move {move} is not legal"))
-        ranked = reply.get("moves") if isinstance(reply.get("moves"), list) else []
+        moves_field = reply.get("moves")
+        ranked: list[dict] = moves_field if isinstance(moves_field, list) else []
         return AnalysisResult(move, ranked, int(reply.get("nodes") or 0),
                               int(reply.get("samples") or 0), int(reply.get("time_ms") or 0),
                               list(reply.get("line") or []), infos)

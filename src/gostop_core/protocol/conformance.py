@@ -38,7 +38,7 @@ import random
 import subprocess
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from gostop_core.errors import BotError, GoStopError
 from gostop_core.game import Game
@@ -303,16 +303,12 @@ class _Runner:
         game = Game("casual", 2, seed=self.seed)
         seat = game.turn
         assert seat is not None
-        other = game.view(1 - seat).to_str()
-        view = game.view(seat).to_str()
-        legal = [str(m) for m in game.legal_moves]
-        cases = [
+        cases: list[tuple[str, dict[str, Any]]] = [
             ("an unknown message type", {"type": "chess-move"}),
         ]
         for what, message in cases:
             id = engine._new_id()
-            message = dict(message, id=id, time_ms=self.time_ms)
-            self.send_raw(wire.encode(message))
+            self.send_raw(wire.encode(dict(message, id=id, time_ms=self.time_ms)))
             self.expect_error(id, what)
         # lines that cannot be parsed: no stray reply, still running
         self.send_raw("this is not json")
@@ -336,13 +332,14 @@ class _Runner:
         seat = game.turn
         assert seat is not None
         view = game.view(seat).to_str()
-        for what, message in [
+        refusals: list[tuple[str, dict[str, Any]]] = [
                 ("a view whose seat is not to move",
                  {"type": "request", "view": game.view(1 - seat).to_str()}),
                 ("a wrong legal list", {"type": "request", "view": view, "legal": ["go"]}),
                 ("a legal list over the cap",
                  {"type": "request", "view": view,
-                  "legal": [str(m) for m in game.legal_moves] * (wire.MAX_LIST // 2 + 1)})]:
+                  "legal": [str(m) for m in game.legal_moves] * (wire.MAX_LIST // 2 + 1)})]
+        for what, message in refusals:
             id = engine._new_id()
             self.send_raw(wire.encode(dict(message, id=id, time_ms=self.time_ms)))
             self.expect_error(id, what)
@@ -379,7 +376,7 @@ class _Runner:
         game = Game("standard", 3, seed=self.seed)
         legal = {str(m) for m in game.legal_moves}
         result = engine.analyse(game, Limit(time=max(self.time_ms, 200) / 1000))
-        ranked = {entry.get("move") for entry in result.moves if isinstance(entry, dict)}
+        ranked = {str(entry.get("move")) for entry in result.moves if isinstance(entry, dict)}
         if ranked != legal:
             raise _Failed(f"the analysis ranks {sorted(ranked)}, the legal moves are "
                           f"{sorted(legal)}")
@@ -394,8 +391,10 @@ class _Runner:
         engine = self.start()
         game = Game("casual", 2, seed=self.seed + 2)
         id = engine._new_id()
-        self.send_raw(wire.encode({"type": "analyse", "id": id, "view": game.view(
-            game.turn).to_str(), "time_ms": 60_000}))
+        seat = game.turn
+        assert seat is not None
+        self.send_raw(wire.encode({"type": "analyse", "id": id,
+                                   "view": game.view(seat).to_str(), "time_ms": 60_000}))
         time.sleep(0.2)
         self.send_raw(wire.encode({"type": "stop"}))
         started = time.monotonic()
@@ -415,9 +414,10 @@ class _Runner:
         refused = 0
         for option in spins[:1]:
             id = engine._new_id()
+            above = float(option.max or 0) + 1
             self.send_raw(wire.encode({"type": "setoption", "id": id, "name": option.name,
-                                       "value": option.max + 1}))
-            self.expect_error(id, f"{option.name}={option.max + 1} (above max)")
+                                       "value": above}))
+            self.expect_error(id, f"{option.name}={above:g} (above max)")
             refused += 1
         id = engine._new_id()
         self.send_raw(wire.encode({"type": "setoption", "id": id, "name": "no-such-option",

@@ -283,7 +283,8 @@ class _Server:
             except MessageError as exc:
                 self.early_error(id, str(exc), kind)
                 return True
-            reply = {"type": "ready", "name": self.backend.name, "protocol": self.version,
+            reply: dict[str, Any] = {
+                     "type": "ready", "name": self.backend.name, "protocol": self.version,
                      "engine": engine_name(), "features": list(self.backend.features()),
                      "options": [o.as_dict() for o in self.backend.options()]}
             if id is not None:
@@ -437,9 +438,10 @@ class _Server:
             search_ms = None
         started = time.monotonic()
         info = None
+        reply = job.reply
         if job.kind == "analyse":
             def info(report: dict) -> None:
-                if not job.reply.done:
+                if not reply.done:
                     self.write(dict({"type": "info", "id": job.id}, **report))
         if len(legal) == 1 and job.kind == "request":
             result = SearchResult(legal[0])

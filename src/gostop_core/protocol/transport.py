@@ -191,6 +191,7 @@ class ProcessTransport(Transport):
         with _signals_deferred():  # started and registered, or not started at all
             try:
                 self.proc: subprocess.Popen | None
+                self.token: str | None
                 self.proc, self.token = process.spawn(self.argv, cwd=cwd)
             except OSError as exc:
                 self.proc, self.token = None, None
