@@ -53,7 +53,8 @@ from gostop_core.errors import (
 from gostop_core.game import Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.protocol.transport import (
-    DEFAULT_MOVE_TIME, QUIT_WAIT, MockTransport,  # noqa: F401  (QUIT_WAIT: an 0.1 name) ProcessTransport, Transport, close_all_bots,
+    QUIT_WAIT,  # noqa: F401  (an 0.1 name)
+    DEFAULT_MOVE_TIME, MockTransport, ProcessTransport, Transport, close_all_bots,
     live_bot_pids, sigterm_closes_bots,
 )
 from gostop_core.protocol.client import GRACE, Limit, SimpleEngine
