@@ -451,3 +451,54 @@ def test_gostop_engine_survives_hostile_lines():
     finally:
         proc.kill()
         proc.wait()
+
+
+def _view_plus_moves(game: Game, steps: int, seed: int):
+    """From the view of the seat to move: the moves of every seat until that
+    seat moves again (at least ``steps``), and the stock cards it saw taken."""
+    import random
+    rng = random.Random(seed)
+    seat = game.turn
+    start = game.view(seat).to_str()
+    moves, stock = [], []
+    while True:
+        move = rng.choice(list(game.legal_moves))
+        for event in game.push(move):
+            if event.kind == "flipped":
+                stock.append(event.card)
+            elif event.kind == "drawn":
+                stock.append(event.card if event.player == seat else None)
+        moves.append(str(move))
+        if game.is_over() or (game.turn == seat and len(moves) >= steps):
+            return seat, start, moves, stock
+
+
+@pytest.mark.parametrize("preset, players", [("casual", 3), ("traditional", 2),
+                                             ("standard", 3), ("family", 4)])
+def test_a_request_as_a_starting_view_plus_the_moves_and_stock_cards_since(preset, players):
+    """The engine replays every seat's moves and the stock cards the seat saw
+    from its starting view, with its own rules, and reaches the seat's real
+    view: no rules code in the driver."""
+    from gostop_core.protocol.positions import replay_view
+    for seed in range(3):
+        game = Game(preset, players, seed=seed)
+        seat, start, moves, stock = _view_plus_moves(game, 4, seed)
+        if game.is_over():
+            continue
+        assert replay_view(start, moves, stock) == game.view(seat)
+        out = _serve([HELLO, {"type": "request", "id": 1, "view": start, "moves": moves,
+                              "stock": stock}])
+        expected = GreedyBot().choose(game.view(seat), list(game.legal_moves))
+        assert out[1] == {"type": "move", "id": 1, "move": str(expected)}
+
+
+def test_a_starting_view_plus_moves_needs_the_flips_named():
+    game = Game("casual", 2, seed=1)
+    seat, start, moves, stock = _view_plus_moves(game, 2, 1)
+    out = _serve([HELLO, {"type": "request", "id": 1, "view": start, "moves": moves},
+                  {"type": "request", "id": 2, "view": start, "moves": moves,
+                   "stock": [None] * len(stock)},
+                  {"type": "request", "id": 3, "view": start, "moves": moves, "stock": "5A"}])
+    assert [m["type"] for m in out[1:]] == ["error"] * 3
+    assert "which stock does not name" in out[1]["message"]
+    assert "must be named" in out[2]["message"]

@@ -27,7 +27,7 @@ from gostop_core.errors import GoStopError
 from gostop_core.game import Outcome, PlayerView
 from gostop_core.moves import Move
 from gostop_core.protocol import wire
-from gostop_core.protocol.positions import legal_moves_of_view, replay_position
+from gostop_core.protocol.positions import legal_moves_of_view, replay_position, replay_view
 from gostop_core.protocol.wire import MessageError, Option, TooLong
 
 __all__ = ["EngineBackend", "BotBackend", "SearchResult", "RankedEntry", "serve",
@@ -366,10 +366,16 @@ class _Server:
             text = message.get("view")
             if not isinstance(text, str):
                 raise MessageError(f"{job.kind}: missing \"view\" (or \"position\")", job.id)
-            if message.get("moves"):
-                raise MessageError(f"{job.kind}: \"moves\" go with a \"position\", not a view",
-                                   job.id)
-            view = PlayerView.from_str(text)
+            moves = wire.validate_moves(message, "moves", job.id) or []
+            if moves:
+                stock = message.get("stock", [])
+                if not isinstance(stock, list) or len(stock) > wire.MAX_LIST or not all(
+                        c is None or (isinstance(c, str) and len(c) <= 8) for c in stock):
+                    raise MessageError(f"{job.kind}: \"stock\" must be a list of card codes "
+                                       "(or null)", job.id)
+                view = replay_view(text, moves, stock)
+            else:
+                view = PlayerView.from_str(text)
         legal = legal_moves_of_view(view)
         given = wire.validate_moves(message, "legal", job.id)
         if given is not None:
