@@ -9,7 +9,8 @@ in a fresh process when the one before failed:
 - ``play``: a whole hand of every preset and player count, the program
   playing every seat (only views and legal moves are sent, as in an arena),
   with ``newhand`` and ``end``; every answer legal and within ``time_ms``
-  (the slowest answer is reported);
+  plus the one-second grace after which an arena forfeits (the slowest
+  answer is reported, and the answers over ``time_ms`` counted);
 - ``clock`` (version 2): a request with only ``remaining_ms`` and
   ``increment_ms``, answered in time;
 - ``errors`` (version 2): an unknown message type is answered by an
@@ -17,12 +18,14 @@ in a fresh process when the one before failed:
   line nested too deep and a line over the line cap get no reply that could
   be taken for another's and leave the program running;
 - ``rules`` (version 2, for a program whose ``ready`` announces the
-  ``"rules"`` feature): a view whose seat is not to move and a wrong ``legal``
-  list and a ``legal`` list over the cap are refused, a request with the view alone and one with a starting
-  position plus the moves since are answered with legal moves;
-- ``analyse`` (version 2, feature ``"analyse"``): ``info`` lines, then an ``analysis`` ranking every
-  legal move with a value;
-- ``stop`` (version 2, feature ``"analyse"``): a long analysis ended by ``stop`` answers soon;
+  ``"rules"`` feature): a view whose seat is not to move, a wrong ``legal``
+  list and a ``legal`` list over the cap are refused; a request with the view
+  alone, one with a starting view plus the moves and stock cards since, and
+  one with a full position plus the moves since are answered with legal moves;
+- ``analyse`` (version 2, feature ``"analyse"``): ``info`` lines, then an
+  ``analysis`` ranking every legal move with a value;
+- ``stop`` (version 2, feature ``"analyse"``): a long analysis ended by
+  ``stop`` answers soon;
 - ``setoption`` (version 2): every option set to its default is accepted, a
   value out of range and an unknown name are refused with an error;
 - ``quit``: the program exits and leaves no process behind (one that left
@@ -368,8 +371,34 @@ class _Runner:
                 message.get("move") not in {str(m) for m in position.legal_moves}:
             raise _Failed(f"a request with a position and moves: expected a legal move with id "
                           f"{id}, got {json.dumps(message)[:120]}")
-        return ("a view whose seat is not to move and a wrong legal list refused; a view "
-                "alone and a position plus moves answered with legal moves")
+        # a starting view plus every seat's moves and the stock cards seen since
+        game = Game("standard", 3, seed=self.seed)
+        seat = game.turn
+        start_view = game.view(seat).to_str()
+        moves, stock = [], []
+        while True:
+            move = next(iter(game.legal_moves))
+            for event in game.push(move):
+                if event.kind == "flipped":
+                    stock.append(event.card)
+                elif event.kind == "drawn":
+                    stock.append(event.card if event.player == seat else None)
+            moves.append(str(move))
+            if game.is_over() or game.turn == seat:
+                break
+        if not game.is_over():
+            id = engine._new_id()
+            self.send_raw(wire.encode({"type": "request", "id": id, "view": start_view,
+                                       "moves": moves, "stock": stock,
+                                       "time_ms": self.time_ms}))
+            message = self.next_message(self.time_ms / 1000 + 1.0)
+            if message.get("type") != "move" or message.get("id") != id or \
+                    message.get("move") not in {str(m) for m in game.legal_moves}:
+                raise _Failed(f"a request with a starting view plus moves: expected a legal "
+                              f"move with id {id}, got {json.dumps(message)[:120]}")
+        return ("a view whose seat is not to move, a wrong legal list and one over the cap "
+                "refused; a view alone, a starting view plus moves and a position plus moves "
+                "answered with legal moves")
 
     def analyse(self) -> str:
         engine = self.start()
