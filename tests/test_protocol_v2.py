@@ -374,15 +374,19 @@ def test_conformance_passes_for_the_documented_examples(command):
     assert report.passed, "\n".join(report.lines())
 
 
+# the arena's forfeit tests (test_external_bots.py) cover the slow ones' reasons too
+SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize("mode, check, reason", [
-    ("flood", "play", "longer than 65536 bytes"),
-    ("flood-lines", "play", "more than 1048576 bytes"),
+    pytest.param("flood", "play", "longer than 65536 bytes", marks=SLOW),
+    pytest.param("flood-lines", "play", "more than 1048576 bytes", marks=SLOW),
     ("garbage", "play", "which is not a move"),
-    ("v2-sleep", "play", "no move within 0.1 s"),
-    ("crash", "play", "exit code 3"),
+    pytest.param("v2-sleep", "play", "no move within 0.1 s", marks=SLOW),
+    pytest.param("crash", "play", "exit code 3", marks=SLOW),
     ("v2-wrong-id", "play", "answered with id"),
     ("v2-leak", "quit", "left 1 process(es) running"),
-    ("illegal", "play", "not legal here"),
+    pytest.param("illegal", "play", "not legal here", marks=SLOW),
 ])
 def test_conformance_fails_with_a_reason_for_each_hostile_program(mode, check, reason):
     report = run_conformance(BROKEN + [mode], time_ms=100, timeout=1.0, presets=["casual"])
