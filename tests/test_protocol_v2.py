@@ -506,3 +506,15 @@ def test_a_starting_view_plus_moves_needs_the_flips_named():
     assert [m["type"] for m in out[1:]] == ["error"] * 3
     assert "which stock does not name" in out[1]["message"]
     assert "must be named" in out[2]["message"]
+
+
+def test_a_program_silent_after_hello_is_spoken_to_in_version_1():
+    silent = [sys.executable, "-c", "import sys\nfor line in sys.stdin:\n"
+              "    import json; m = json.loads(line)\n"
+              "    if m['type'] == 'request': print(m['legal'][-1], flush=True)\n"]
+    game = Game("casual", 2, seed=2)
+    with SimpleEngine.popen(silent, ready_timeout=0.5) as engine:
+        assert engine.protocol == "gostop-bot/1" and engine.ready is None
+        assert engine.play(game, Limit(time=1.0)).move == list(game.legal_moves)[-1]
+        with pytest.raises(BotProtocolError, match="needs protocol version 2"):
+            engine.ping()

@@ -39,14 +39,17 @@ from gostop_core.protocol.transport import ProcessTransport, Transport
 from gostop_core.protocol.wire import MessageError, Option
 
 __all__ = ["Limit", "PlayResult", "AnalysisResult", "EngineReplyError", "SimpleEngine",
-           "GRACE", "MAX_OUTPUT", "DEFAULT_TIMEOUT"]
+           "GRACE", "MAX_OUTPUT", "DEFAULT_TIMEOUT", "READY_TIMEOUT"]
 
 #: Seconds added to a limit's time before the program is out of time.
 GRACE = 1.0
 #: The most a program may write while one answer is awaited, in bytes.
 MAX_OUTPUT = 1024 * 1024
-#: Seconds a call without a time limit waits (the handshake, ping, configure).
+#: Seconds a call without a time limit waits (ping, configure).
 DEFAULT_TIMEOUT = 10.0
+#: Seconds :meth:`SimpleEngine.popen` waits for ``ready`` before it goes on in
+#: version 1 with a program that stays silent.
+READY_TIMEOUT = 3.0
 
 
 class EngineReplyError(BotProtocolError):
@@ -146,10 +149,14 @@ class SimpleEngine:
     @classmethod
     def popen(cls, command: Sequence[str] | str, timeout: float = DEFAULT_TIMEOUT,
               cwd: str | None = None, wait_ready: bool = True,
+              ready_timeout: float = READY_TIMEOUT,
               log: Callable[[str, str], None] | None = None) -> "SimpleEngine":
         """Start ``command`` (an argument vector, or one string split like a
         shell) and send ``hello``; with ``wait_ready`` wait (at most
-        ``timeout`` seconds) for its ``ready`` line."""
+        ``ready_timeout`` seconds) for its ``ready`` line.  A program that
+        stays silent that long is spoken to in version 1 (which lets a
+        program ignore ``hello``); one that dies or writes something else
+        raises.  ``timeout`` is the default timeout of later calls."""
         if isinstance(command, str):
             import shlex
             command = shlex.split(command)
@@ -157,7 +164,7 @@ class SimpleEngine:
         try:
             engine.hello()
             if wait_ready:
-                engine.wait_ready(timeout)
+                engine.wait_ready(ready_timeout, required=False)
         except BaseException:
             engine.kill()
             raise
@@ -168,17 +175,24 @@ class SimpleEngine:
         self._send({"type": "hello", "protocol": list(wire.PROTOCOLS),
                     "engine": _engine_name()})
 
-    def wait_ready(self, timeout: float | None = None) -> dict:
-        """Wait for the ``ready`` line (raises BotTimeoutError)."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+    def wait_ready(self, timeout: float | None = None, required: bool = True) -> dict | None:
+        """Wait for the ``ready`` line.  Silence past ``timeout`` raises
+        BotTimeoutError (killing the program) when ``required``, else returns
+        None and leaves the program running in version 1."""
+        wait = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
         while self.ready is None:
             left = deadline - time.monotonic()
-            if left <= 0:
-                self._fail(BotTimeoutError("no ready line after hello"))
             try:
+                if left <= 0:
+                    raise BotTimeoutError("no ready line")
                 line = self._receive(left)
             except BotTimeoutError:
-                self._fail(BotTimeoutError(f"no ready line within {timeout or self.timeout:g} s"))
+                if not required:
+                    return None
+                self._fail(BotTimeoutError(f"no ready line within {wait:g} s"))
+            except BotError as exc:
+                self._fail(exc)
             self._unasked(line)
         return self.ready
 
