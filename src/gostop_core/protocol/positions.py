@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from gostop_core.errors import GoStopError, PositionError
 from gostop_core.game import Game, PlayerView
-from gostop_core.movegen import CoreState
+from gostop_core.state import CoreState
 from gostop_core.moves import Move
 
 __all__ = ["legal_moves_of_view", "completed_game", "view_to_move", "replay_position",
