@@ -159,7 +159,7 @@ def test_compiled_modules_import_only_downward():
 
 
 OLD_PATHS = ["gostop_core.search", "gostop_core.ismcts", "gostop_core.plugins",
-             "gostop_core.protocol", "gostop_core.distributed", "gostop_core.selfplay",
+             "gostop_core.distributed", "gostop_core.selfplay",
              "gostop_core.reference", "gostop_core.lockstep", "gostop_core.perft_suite"]
 
 

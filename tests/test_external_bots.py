@@ -25,10 +25,11 @@ from gostop_core.bots.external import live_bot_pids
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "protocol"
 PY = shlex.quote(sys.executable)
-LINE_BOT = f"cmd:{PY} {BOTS / 'line_bot.py'}"
+LINE_BOT = f"cmd:{PY} {EXAMPLES / 'line_bot.py'}"
 NODE = shutil.which("node")
-JS_BOT = f"cmd:{NODE} {BOTS / 'line_bot.js'}"
+JS_BOT = f"cmd:{NODE} {EXAMPLES / 'line_bot.js'}"
 CAPTURE = f"{ROOT / 'docs' / 'examples' / 'capture_bot.py'}:CaptureBot"
 ENGINE = f"cmd:{PY} -m gostop_cli engine --bot greedy"
 

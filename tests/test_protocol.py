@@ -16,6 +16,7 @@ from gostop_core import (
 )
 from gostop_core.bots import GreedyBot, RandomBot, play_game
 from gostop_core.moves import Move
+from gostop_core.protocol.wire import PROTOCOLS
 from gostop_core.bots.external import (
     MAX_OUTPUT, PROTOCOL, BotProtocol, ExternalBot, MockTransport, outcome_from_dict,
     parse_answer, serve, view_from_string,
@@ -110,7 +111,7 @@ def test_transcript_of_a_whole_hand_on_a_scripted_bot():
             script.append((probe.view(0).to_str(), [str(m) for m in legal]))
         probe.push(legal[0] if seat == 0 else GreedyBot().choose(probe.view(seat), legal))
     t = MockTransport()
-    t.expect({"type": "hello", "protocol": PROTOCOL}, ['{"type": "ready", "name": "scripted"}'])
+    t.expect({"type": "hello", "protocol": list(PROTOCOLS)}, ['{"type": "ready", "name": "scripted"}'])
     t.expect({"type": "newhand", "hand": 1, "seat": 0, "players": 2, "rules": "casual",
               "view": game.view(0).to_str()})
     for view, legal in script:
@@ -255,8 +256,9 @@ def test_a_signal_while_a_bot_starts_is_delivered_after_its_registration():
     import sys
 
     from gostop_core.bots import external as protocol
+    from gostop_core.protocol import process
     started: list = []
-    real_popen = protocol.subprocess.Popen
+    real_popen = process.subprocess.Popen
 
     def popen(*args, **kwargs):
         proc = real_popen(*args, **kwargs)
@@ -265,7 +267,7 @@ def test_a_signal_while_a_bot_starts_is_delivered_after_its_registration():
         return proc
 
     import unittest.mock
-    with unittest.mock.patch.object(protocol.subprocess, "Popen", popen):
+    with unittest.mock.patch.object(process.subprocess, "Popen", popen):
         with pytest.raises(KeyboardInterrupt):
             protocol.ProcessTransport([sys.executable, "-c", "import time; time.sleep(60)"])
     assert started and started[0].pid in protocol.live_bot_pids()

@@ -308,8 +308,9 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
         return
     click.echo(f"{result.games} games ({deals} deals x {players} rotations), {players} players, "
                f"{result.preset} rules, {where}, {seconds:.1f} s")
-    width = max(len(b) for b in result.bots)
-    for i, b in enumerate(result.bots):
+    labels = [result.label(i) for i in range(len(result.bots))]
+    width = max(len(b) for b in labels)
+    for i, b in enumerate(labels):
         lo, hi = result.ci95[i]
         click.echo(f"  {i}. {b:<{width}}  {result.mean_points[i]:+8.3f} points/game "
                    f"[{lo:+.3f}, {hi:+.3f}]  wins {100 * result.win_rate[i]:5.1f}% "
@@ -318,7 +319,7 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     click.echo(f"  draws {100 * result.draw_rate:.1f}%")
     for f in result.forfeit_games[:5]:
         click.echo(f"  forfeit: deal {f['deal']} rotation {f['rotation']}, "
-                   f"{result.bots[f['bot']]}: {f['reason']}")
+                   f"{labels[f['bot']]}: {f['reason']}")
     more = sum(result.forfeits) - min(5, len(result.forfeit_games))
     if more > 0:
         click.echo(f"  ... and {more} more forfeit(s) (--json lists up to 100)")

@@ -22,9 +22,11 @@ Examples:
   gostop engine --bot greedy < messages.jsonl
   gostop arena "cmd:gostop engine --bot expectimax" greedy --deals 10
 \b
-Each line of input is one JSON message: hello (answered by a ready line),
-newhand, request (answered by {"move": "..."}), end, quit.  A message that
-cannot be served is answered by {"type": "error", "message": "..."}.""")
+Each line of input is one JSON message (docs/protocol.md): hello (answered
+by ready, naming the protocol version and the options), isready (readyok),
+request (move), analyse (info lines, then analysis), stop, setoption,
+newhand, end, quit.  A request with an id that cannot be served is answered
+by {"type": "error", "id": ..., "message": "..."}.""")
 @click.option("--bot", "spec", default="greedy", show_default=True, metavar="BOT",
               help="The bot to offer: random, greedy, expectimax, expectimax:depth=D,..., "
                    "ismcts, ismcts:iterations=N,..., "
@@ -35,8 +37,9 @@ def engine(spec: str, seed: int) -> None:
     """Serve one bot over the gostop bot protocol: JSON messages on standard
     input, one answer line per request on standard output (flushed).  Ends at
     quit or at the end of input."""
-    from gostop_core.bots.plugins import resolve_bot
     from gostop_core.bots.external import serve, sigterm_closes_bots
+    from gostop_core.bots.plugins import resolve_bot
+    from gostop_core.protocol.wire import reader_of
     try:
         resolved = resolve_bot(spec)
         bot = resolved.make(seed)
@@ -47,9 +50,14 @@ def engine(spec: str, seed: int) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    def log(text: str) -> None:
+        sys.stderr.write(f"gostop engine: {text}\n")
+        sys.stderr.flush()
+
     try:
         with sigterm_closes_bots():
-            serve(bot, sys.stdin, write, name=resolved.text)
+            # a capped reader: a line over the cap is skipped, never held whole
+            serve(bot, reader_of(sys.stdin), write, name=resolved.text, log=log)
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:

@@ -598,6 +598,9 @@ cli.add_command(selfplay)
 from gostop_cli.svg_cmd import svg_cmd  # noqa: E402
 cli.add_command(svg_cmd)
 
+from gostop_cli.protocol_test import protocol_test  # noqa: E402
+cli.add_command(protocol_test)
+
 
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``
     cli()

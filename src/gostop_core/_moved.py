@@ -22,7 +22,6 @@ MOVED = {
     "gostop_core.search": "gostop_core.bots.search",
     "gostop_core.ismcts": "gostop_core.bots.ismcts",
     "gostop_core.plugins": "gostop_core.bots.plugins",
-    "gostop_core.protocol": "gostop_core.bots.external",
     "gostop_core.distributed": "gostop_core.arena.ray_backend",
     "gostop_core.selfplay": "gostop_core.arena.selfplay",
     "gostop_core.reference": "gostop_core.testing.reference",

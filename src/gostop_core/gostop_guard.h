@@ -72,6 +72,14 @@ static inline int gs_interrupted(void) {
     return gs_stop_flag;
 }
 
+/* A stop asked from another thread (`gostop engine`'s stop): one flag per
+ * extension module including this header, shared by its threads.  The
+ * searches read it between samples (iterations) and return what they have,
+ * like a time limit; it is no interruption (nothing is raised). */
+static volatile int gs_stop_requested = 0;
+static inline void gs_set_stop(int on) { gs_stop_requested = on; }
+static inline int gs_stop_asked(void) { return gs_stop_requested; }
+
 /* After a loop (with the GIL): -1 with the exception set when it was stopped. */
 static inline int gs_raise_if_interrupted(void) {
     int stopped = gs_stop_flag;

@@ -11,3 +11,5 @@ cdef extern from "gostop_guard.h":
     void gs_poll_begin(int main_thread) noexcept
     bint gs_interrupted() noexcept nogil
     int gs_raise_if_interrupted() except -1
+    void gs_set_stop(int on) noexcept nogil
+    bint gs_stop_asked() noexcept nogil

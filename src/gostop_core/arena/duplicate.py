@@ -74,6 +74,14 @@ class ArenaResult:
     forfeit_games: list[dict] = field(default_factory=list)
     move_time: float | None = None
     records: list[GameRecord] = field(default_factory=list, repr=False)
+    #: The name each program announced in its ``ready`` line (None for the
+    #: other bots): shown next to its spec in the tables.
+    announced: list[str | None] = field(default_factory=list)
+
+    def label(self, entry: int) -> str:
+        """The entry's spec, with the name its program announced."""
+        name = self.announced[entry] if entry < len(self.announced) else None
+        return f"{self.bots[entry]} ({name})" if name else self.bots[entry]
 
     def as_dict(self) -> dict:
         return {"bots": self.bots, "games": self.games, "mean_points": self.mean_points,
@@ -81,7 +89,7 @@ class ArenaResult:
                 "decided_win_rate": self.decided_win_rate, "deals": self.deals,
                 "players": self.players, "preset": self.preset,
                 "forfeits": self.forfeits, "forfeit_games": self.forfeit_games,
-                "move_time": self.move_time}
+                "move_time": self.move_time, "announced": self.announced}
 
 # ---------------------------------------------------------------- the summary
 class _Tally:
@@ -99,12 +107,16 @@ class _Tally:
         self.forfeits = [0] * entries
         self.draws = 0
         self.forfeit_games: list[dict] = []
+        self.announced: list[str | None] = [None] * entries
 
     def add_deal(self, records: Sequence[GameRecord]) -> None:
         self.deals += 1
         totals = [0] * self.n
         for r in records:
             self.games += 1
+            for i, name in enumerate(r.announced[:self.n]):
+                if name and self.announced[i] is None:
+                    self.announced[i] = name
             for i in range(self.n):
                 totals[i] += r.points[i]
             if r.forfeit is not None:
@@ -141,7 +153,7 @@ class _Tally:
             draw_rate=round(self.draws / games, 4),
             decided_win_rate=[round(w / decided, 4) if decided else 0.0 for w in self.wins],
             forfeits=list(self.forfeits), forfeit_games=forfeits, move_time=move_time,
-            records=records)
+            records=records, announced=list(self.announced))
 
 
 def summarize(names: list[str], rules: Rules, players: int, deals: int,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
 from gostop_core.bots import Bot
-from gostop_core.bots.external import GRACE
+from gostop_core.bots import external
 from gostop_core.bots.plugins import resolve_bot
 from gostop_core.errors import BotError, BotTimeoutError, IllegalBotMoveError
 from gostop_core.game import Game, Outcome, PlayerView
@@ -52,6 +52,9 @@ class GameRecord:
     reason: str | None = None
     #: The game's record (gostop-record/1), kept when ``run_arena(game_records=True)``.
     record: Record | None = field(default=None, compare=False, repr=False)
+    #: The names the programs announced in their ``ready`` line, by entry (None
+    #: for a bot that is no program, or one that announced nothing).
+    announced: tuple[str | None, ...] = field(default=(), compare=False, repr=False)
 
     def as_dict(self) -> dict:
         """The record as plain JSON values."""
@@ -118,7 +121,7 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
                 if move not in legal:
                     raise IllegalBotMoveError(f"the bot answered {move!r}, which is not one "
                                               "of the legal moves")
-                if time.monotonic() - started > move_time + GRACE:
+                if time.monotonic() - started > move_time + external.GRACE:  # read late: tests shorten it
                     raise BotTimeoutError(f"no move within {move_time:g} s")
             game.push(move)
     except BotError as exc:
@@ -171,7 +174,7 @@ class DealPlayer:
             result, game = self.play_game(deal, rotation)
             if self.game_records:
                 record = self.record(game, result.seats, deal, rotation, result.forfeit,
-                                     result.reason)
+                                     result.reason, result.announced)
                 result = replace(result, record=record)
             out.append(result)
         return out
@@ -186,6 +189,11 @@ class DealPlayer:
         trusted = [self.specs[seats[s]].trusted for s in range(players)]
         game = Game(self.rules, players, seed=self.seed + deal, dealer=0)
         outcome, lost, reason = play_supervised(game, bots, trusted, self.move_time)
+        announced: list[str | None] = [None] * len(self.specs)
+        for s, bot in enumerate(bots):
+            name = getattr(bot, "bot_name", None) if self.specs[seats[s]].external else None
+            if isinstance(name, str):
+                announced[seats[s]] = name
         for s, bot in enumerate(bots):
             if not self.specs[seats[s]].external:  # made for this game only
                 try:
@@ -206,17 +214,28 @@ class DealPlayer:
         points = [0] * players
         for s in range(players):
             points[seats[s]] = per_seat[s]
-        return GameRecord(deal, rotation, seats, tuple(points), winner, forfeit, reason), game
+        return GameRecord(deal, rotation, seats, tuple(points), winner, forfeit, reason,
+                          announced=tuple(announced)), game
 
     def record(self, game: Game, seats: Sequence[int], deal: int, rotation: int,
-               forfeit: int | None, reason: str | None) -> Record:
+               forfeit: int | None, reason: str | None,
+               announced: Sequence[str | None] = ()) -> Record:
         """The record of one arena game; ``meta.arena`` says where it comes from
-        (``seed``, ``deal``, ``rotation``, and for a forfeit the entry and why)."""
-        names = [self.specs[e].text for e in seats]
+        (``seed``, ``deal``, ``rotation``, and for a forfeit the entry and why).
+        A program's seat is named by the name it announced, its bot by its spec."""
+        specs = [self.specs[e].text for e in seats]
+        named = [announced[e] if e < len(announced) and announced[e] else None for e in seats]
+        record = record_from_game(game, [Seat(n or spec, spec) for n, spec in zip(named, specs)],
+                                  meta={"arena": self._arena_meta(deal, rotation, forfeit,
+                                                                  reason)})
+        return record
+
+    def _arena_meta(self, deal: int, rotation: int, forfeit: int | None,
+                    reason: str | None) -> dict:
         arena: dict[str, Any] = {"seed": self.seed, "deal": deal, "rotation": rotation}
         if forfeit is not None:
             arena["forfeit"] = {"bot": forfeit, "reason": reason}
-        return record_from_game(game, [Seat(n, n) for n in names], meta={"arena": arena})
+        return arena
 
     def close(self) -> None:
         bots, self.external = list(self.external.values()), {}

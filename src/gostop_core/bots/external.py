@@ -1,6 +1,3 @@
-# This file stays one module for now: the transports, the driver side of the
-# protocol and the serving loop share the message format and its limits
-# (docs/protocol.md).
 """The gostop bot protocol: bots as separate programs (docs/protocol.md).
 
 One JSON object per line on the bot's standard input; the bot answers a
@@ -36,388 +33,57 @@ decisions come from a program; :func:`serve` is the other side, used by
 
 from __future__ import annotations
 
-import atexit
 import json
-import os
-import queue
-import select
-import signal
-import subprocess
+import math
 import threading
 import time
-from collections import deque
-from contextlib import contextmanager
-from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
+from gostop_core.bots import ismcts, search
 from gostop_core.bots.base import Bot
+from gostop_core.bots.expectimax import ExpectimaxBot
+from gostop_core.bots.ismcts import MAX_ITERATIONS
+from gostop_core.bots.mcts import IsmctsBot
+from gostop_core.bots.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
+from gostop_core.bots.simple import GreedyBot
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
-    MoveParseError, PositionError,
+    MoveParseError,
 )
-from gostop_core.game import Game, Outcome, PlayerView
+from gostop_core.game import Outcome, PlayerView
 from gostop_core.moves import Move
+from gostop_core.protocol.transport import (
+    QUIT_WAIT,  # noqa: F401  (an 0.1 name)
+    DEFAULT_MOVE_TIME, MockTransport, ProcessTransport, Transport, close_all_bots,
+    live_bot_pids, sigterm_closes_bots,
+)
+from gostop_core.protocol.client import GRACE, Limit, SimpleEngine
+from gostop_core.protocol.server import (
+    BotBackend, EngineBackend, RankedEntry, SearchResult, outcome_from_dict,
+)
+from gostop_core.protocol.server import serve as serve_backend
+from gostop_core.protocol.wire import MAX_LINE, MAX_TIME_MS, PROTOCOL_V1, MessageError, Option
 
 __all__ = [
     "PROTOCOL", "MAX_LINE", "MAX_OUTPUT", "GRACE", "DEFAULT_MOVE_TIME",
     "Transport", "ProcessTransport", "MockTransport", "BotProtocol", "ExternalBot",
     "serve", "view_from_string", "outcome_from_dict", "close_all_bots", "live_bot_pids",
-    "sigterm_closes_bots", "parse_answer",
+    "sigterm_closes_bots", "parse_answer", "SearchBotBackend", "BotBackend", "EngineBackend",
 ]
 
 #: The protocol name and version sent in ``hello``.
-PROTOCOL = "gostop-bot/1"
-#: The longest line a bot may write, in bytes (newline excluded).
-MAX_LINE = 64 * 1024
+PROTOCOL = PROTOCOL_V1
 #: The most a bot may write while gostop waits for one answer, in bytes.
 MAX_OUTPUT = 1024 * 1024
-#: Seconds added to the announced move time before a bot is out of time.
-GRACE = 1.0
-#: The default time per move, in seconds.
-DEFAULT_MOVE_TIME = 5.0
-#: Seconds a bot has to exit after ``quit`` before its process group is killed.
-QUIT_WAIT = 0.5
-
-_EOF = object()
-_TOO_LONG = object()
 
 
 def _engine_name() -> str:
-    from gostop_core._version import __version__
+    from gostop_core import __version__
     return f"gostop {__version__}"
 
 
 def _dumps(message: dict) -> str:
     return json.dumps(message, separators=(", ", ": "), ensure_ascii=False)
-
-
-# ---------------------------------------------------------------- transports
-
-class Transport:
-    """Lines to and from one bot.  :meth:`send` writes one line (without its
-    newline); :meth:`receive` waits at most ``timeout`` seconds for the next
-    line the bot wrote and raises :class:`~gostop_core.errors.BotTimeoutError`,
-    :class:`~gostop_core.errors.BotTerminatedError` or
-    :class:`~gostop_core.errors.BotProtocolError` (a line too long);
-    ``timeout=0`` only returns a line already read.  :meth:`close` ends the bot
-    politely, :meth:`kill` at once; both are safe to call twice."""
-
-    def send(self, line: str, timeout: float = DEFAULT_MOVE_TIME) -> None:
-        raise NotImplementedError
-
-    def receive(self, timeout: float) -> str:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """End the bot (after ``quit`` was sent) and release everything."""
-
-    def kill(self) -> None:
-        """End the bot at once."""
-        self.close()
-
-
-class MockTransport(Transport):
-    """A scripted bot for tests: :meth:`expect` a message (a dict whose items
-    must all be in the message sent, or the exact line) and the lines the bot
-    answers; a :meth:`receive` with nothing to answer times out at once.
-    ``sent`` and ``received`` keep the transcript."""
-
-    def __init__(self) -> None:
-        self.script: deque[tuple[Any, list[str]]] = deque()
-        self.pending: deque[str] = deque()
-        self.sent: list[str] = []
-        self.received: list[str] = []
-        self.closed = False
-
-    def expect(self, message: dict | str, answers: Iterable[str] = ()) -> None:
-        """The next line sent must match ``message``; the bot then writes ``answers``."""
-        self.script.append((message, list(answers)))
-
-    def send(self, line: str, timeout: float = DEFAULT_MOVE_TIME) -> None:
-        if self.closed:
-            raise BotTerminatedError("the scripted bot is closed")
-        self.sent.append(line)
-        if not self.script:
-            raise AssertionError(f"unexpected message {line!r}")
-        expected, answers = self.script.popleft()
-        if isinstance(expected, dict):
-            got = json.loads(line)
-            wrong = {k: v for k, v in expected.items() if got.get(k) != v}
-            if wrong:
-                raise AssertionError(f"expected {expected!r}, got {line!r}")
-        elif line != expected:
-            raise AssertionError(f"expected {expected!r}, got {line!r}")
-        self.pending.extend(answers)
-
-    def receive(self, timeout: float) -> str:
-        if self.pending:
-            line = self.pending.popleft()
-            self.received.append(line)
-            return line
-        raise BotTimeoutError(f"no answer within {timeout:.1f} s (scripted)")
-
-    def close(self) -> None:
-        self.closed = True
-
-    def assert_done(self) -> None:
-        """Every scripted message was sent and every answer read."""
-        assert not self.script, f"messages never sent: {list(self.script)!r}"
-        assert not self.pending, f"answers never read: {list(self.pending)!r}"
-
-
-# every live process transport, so that no bot process outlives gostop
-_LIVE: set["ProcessTransport"] = set()
-_LIVE_LOCK = threading.RLock()  # re-entrant: a signal handler may close every bot
-
-
-def close_all_bots() -> None:
-    """Kill every bot process this process started and has not closed yet
-    (registered at exit, and called by the arena's workers and on signals)."""
-    with _LIVE_LOCK:
-        transports = list(_LIVE)
-    for t in transports:
-        t.kill()
-
-
-@contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM while a bot process is started and registered,
-    then deliver them: an interruption never leaves an unregistered process."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    old: dict[int, Any] = {}
-    for sig in (int(signal.SIGINT), int(signal.SIGTERM)):
-        if signal.getsignal(sig) is not None:  # None: a handler Python cannot restore
-            old[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
-        for sig in caught:
-            signal.raise_signal(sig)
-
-
-@contextmanager
-def sigterm_closes_bots() -> Iterator[None]:
-    """While the block runs in the main thread, SIGTERM ends every bot process
-    and then exits (status 143) instead of leaving the bots behind."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        close_all_bots()
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def live_bot_pids() -> list[int]:
-    """The process ids of the bot processes still running (for tests)."""
-    with _LIVE_LOCK:
-        return sorted(t.pid for t in _LIVE if t.pid is not None)
-
-
-atexit.register(close_all_bots)
-
-
-class ProcessTransport(Transport):
-    """A bot program in its own process group (a new session, so a Ctrl-C at the
-    terminal reaches gostop, which then ends the bot).  A reader thread splits
-    its standard output into lines (at most :data:`MAX_LINE` bytes each); a
-    second thread drains its standard error and keeps the last ``stderr_tail``
-    characters for error messages."""
-
-    def __init__(self, argv: Sequence[str], cwd: str | None = None, stderr_tail: int = 2000):
-        self.argv = list(argv)
-        self.stderr_tail = stderr_tail
-        self._stderr: deque[str] = deque()
-        self._stderr_len = 0
-        self._lines: queue.Queue = queue.Queue(maxsize=256)
-        self._closed = False
-        with _signals_deferred():  # started and registered, or not started at all
-            try:
-                self.proc: subprocess.Popen | None = subprocess.Popen(
-                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, bufsize=0, cwd=cwd, start_new_session=True,
-                    close_fds=True)
-            except OSError as exc:
-                self.proc = None
-                raise BotTerminatedError(f"cannot start {self.argv[0]!r}: "
-                                         f"{exc.strerror or exc}") from None
-            self.pid: int | None = self.proc.pid
-            with _LIVE_LOCK:
-                _LIVE.add(self)
-        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
-        self._stdin = self.proc.stdin.fileno()
-        os.set_blocking(self._stdin, False)
-        self._reader = threading.Thread(target=self._read_stdout, args=(self.proc.stdout,),
-                                        daemon=True, name=f"bot-{self.pid}-out")
-        self._drain = threading.Thread(target=self._read_stderr, args=(self.proc.stderr,),
-                                       daemon=True, name=f"bot-{self.pid}-err")
-        self._reader.start()
-        self._drain.start()
-
-    # ---- threads
-    def _put(self, item: Any) -> bool:
-        while not self._closed:
-            try:
-                self._lines.put(item, timeout=0.2)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def _read_stdout(self, stream: IO[bytes]) -> None:
-        fd = stream.fileno()
-        buf = b""
-        try:
-            while True:
-                try:
-                    chunk = os.read(fd, 65536)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    if buf:
-                        self._put(buf.decode("utf-8", "replace"))
-                    self._put(_EOF)
-                    return
-                buf += chunk
-                *lines, buf = buf.split(b"\n")
-                for line in lines:
-                    if len(line) > MAX_LINE:
-                        self._put(_TOO_LONG)
-                        return
-                    if not self._put(line.decode("utf-8", "replace").rstrip("\r")):
-                        return
-                if len(buf) > MAX_LINE:
-                    self._put(_TOO_LONG)
-                    return
-        except Exception:  # pragma: no cover - never let the thread die loudly
-            self._put(_EOF)
-
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        fd = stream.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            text = chunk.decode("utf-8", "replace")
-            self._stderr.append(text)
-            self._stderr_len += len(text)
-            while self._stderr_len - len(self._stderr[0]) >= self.stderr_tail:
-                self._stderr_len -= len(self._stderr.popleft())
-
-    def stderr_text(self) -> str:
-        """The last characters the bot wrote on its standard error."""
-        return "".join(self._stderr)[-self.stderr_tail:]
-
-    def _last_words(self) -> str:
-        lines = [ln.strip() for ln in self.stderr_text().splitlines() if ln.strip()]
-        return f"; its last error line: {lines[-1][:200]}" if lines else ""
-
-    # ---- lines
-    def send(self, line: str, timeout: float = DEFAULT_MOVE_TIME) -> None:
-        if self.proc is None or self._closed:
-            raise BotTerminatedError("the bot's process is not running")
-        data = line.encode() + b"\n"
-        deadline = time.monotonic() + timeout
-        while data:
-            try:
-                n = os.write(self._stdin, data)
-                data = data[n:]
-            except BlockingIOError:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise BotTimeoutError("the bot does not read its input") from None
-                select.select([], [self._stdin], [], min(left, 0.5))
-            except (BrokenPipeError, OSError):
-                raise self._terminated() from None
-
-    def _terminated(self) -> BotTerminatedError:
-        code = None
-        if self.proc is not None:
-            try:
-                code = self.proc.wait(timeout=0.5)
-            except subprocess.TimeoutExpired:
-                code = None
-        status = f" (exit code {code})" if code is not None else ""
-        return BotTerminatedError(f"the bot's process ended{status}{self._last_words()}", code)
-
-    def receive(self, timeout: float) -> str:
-        try:
-            item = self._lines.get(timeout=timeout) if timeout > 0 else \
-                self._lines.get_nowait()
-        except queue.Empty:
-            if timeout > 0:
-                raise BotTimeoutError(f"no answer within {timeout:.1f} s") from None
-            raise BotTimeoutError("no line waiting") from None
-        if item is _EOF:
-            self._lines.put(_EOF)  # every later receive sees the end too
-            raise self._terminated()
-        if item is _TOO_LONG:
-            raise BotProtocolError(f"the bot wrote a line longer than {MAX_LINE} bytes")
-        return item
-
-    # ---- ending
-    def _kill_group(self) -> None:
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def _finish(self, polite: bool) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        proc = self.proc
-        if proc is None:
-            return
-        try:
-            if proc.stdin:
-                proc.stdin.close()
-        except OSError:
-            pass
-        if polite:
-            try:
-                proc.wait(timeout=QUIT_WAIT)
-            except subprocess.TimeoutExpired:
-                pass
-        # always: whatever the bot started in its group goes too
-        self._kill_group()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
-            pass
-        for thread in (getattr(self, "_reader", None), getattr(self, "_drain", None)):
-            if thread is not None:  # None: interrupted while starting
-                thread.join(timeout=1.0)
-        for stream in (proc.stdout, proc.stderr):
-            try:
-                if stream:
-                    stream.close()
-            except OSError:  # pragma: no cover
-                pass
-        with _LIVE_LOCK:
-            _LIVE.discard(self)
-
-    def close(self) -> None:
-        self._finish(polite=True)
-
-    def kill(self) -> None:
-        self._finish(polite=False)
 
 
 # ---------------------------------------------------------------- the protocol
@@ -561,17 +227,18 @@ class BotProtocol:
 # ---------------------------------------------------------------- the bot
 
 class ExternalBot(Bot):
-    """A bot that is a separate program speaking the protocol: the program
-    starts on the first hand, stays alive across hands, and is stopped by
-    :meth:`close`.  Any misbehaviour raises a
-    :class:`~gostop_core.errors.BotError` after its process group has been
-    killed; the next hand starts a fresh process.  Only the seat's view string
-    and the legal moves are ever sent.
+    """A bot that is a separate program speaking the protocol, driven through
+    the client (:class:`~gostop_core.protocol.client.SimpleEngine`): the
+    program starts on the first hand, stays alive across hands, and is
+    stopped by :meth:`close`.  Any misbehaviour raises a
+    :class:`~gostop_core.errors.BotError` after the program and everything it
+    started have been killed; the next hand starts a fresh process.  Only the
+    seat's view string and the legal moves are ever sent.
 
     ``command`` is an argument vector (or one string split like a shell);
     ``move_time`` the seconds per move; ``transport`` an optional factory of
     :class:`Transport` (tests use a :class:`MockTransport`); ``log`` sees every
-    line (:class:`BotProtocol`)."""
+    line (``">"`` sent, ``"<"`` read)."""
 
     name = "external"
 
@@ -588,7 +255,9 @@ class ExternalBot(Bot):
         self.cwd = cwd
         self.log = log
         self._factory = transport or (lambda: ProcessTransport(self.command, cwd=self.cwd))
-        self._protocol: BotProtocol | None = None
+        self._engine: SimpleEngine | None = None
+        #: The name the program announced last (kept after it stopped).
+        self.announced: str | None = None
         self.hands = 0
         #: How many times the program was started.
         self.starts = 0
@@ -596,33 +265,43 @@ class ExternalBot(Bot):
     @property
     def running(self) -> bool:
         """True while the program is running (between its start and an error or close)."""
-        return self._protocol is not None
+        return self._engine is not None
 
     @property
     def bot_name(self) -> str | None:
         """The name the program announced in its ``ready`` line."""
-        return self._protocol.name if self._protocol else None
+        if self._engine is not None and self._engine.name:
+            self.announced = self._engine.name
+        return self.announced
 
-    def _start(self) -> BotProtocol:
-        if self._protocol is None:
+    @property
+    def protocol(self) -> str | None:
+        """The protocol version the running program speaks (None when not running)."""
+        return self._engine.protocol if self._engine is not None else None
+
+    def _start(self) -> SimpleEngine:
+        if self._engine is None:
             transport = self._factory()
             self.starts += 1
-            protocol = BotProtocol(transport, self.move_time, log=self.log)
-            self._protocol = protocol
+            engine = SimpleEngine(transport, timeout=self.move_time + GRACE, log=self.log)
+            self._engine = engine
             try:
-                protocol.hello()
+                engine.hello()
             except BaseException:
                 self.kill()
                 raise
-        self._protocol.move_time = self.move_time
-        return self._protocol
+        self._engine.timeout = self.move_time + GRACE
+        return self._engine
 
-    def _guard(self, call: Callable[[BotProtocol], Any]) -> Any:
-        protocol = self._protocol
-        if protocol is None:
+    def _guard(self, call: Callable[[SimpleEngine], Any]) -> Any:
+        engine = self._engine
+        if engine is None:
             raise BotTerminatedError("the bot's process is not running")
         try:
-            return call(protocol)
+            result = call(engine)
+            if engine.name:
+                self.announced = engine.name
+            return result
         except BaseException:  # BotError, and KeyboardInterrupt too: never leave it running
             self.kill()
             raise
@@ -631,36 +310,38 @@ class ExternalBot(Bot):
         self._start()
         self.hands += 1
         from gostop_core.notation import rules_to_token
-        self._guard(lambda p: p.new_hand(view.to_str(), self.hands, view.seat, view.players,
-                                         rules_to_token(view.rules)))
+        self._guard(lambda e: e.new_hand(view, self.hands, rules_to_token(view.rules)))
 
     def choose(self, view: PlayerView, legal: list[Move]) -> Move:
-        if self._protocol is None:
+        if self._engine is None:
             self._start()
-        return self._guard(lambda p: p.request(view.to_str(), legal))
+        return self._guard(lambda e: e.play(view, Limit(time=self.move_time), legal=legal,
+                                            timeout=self.move_time + GRACE).move)
 
     def end_hand(self, view: PlayerView, outcome: Outcome) -> None:
-        if self._protocol is None:
+        if self._engine is None:
             return
         try:
-            self._guard(lambda p: p.end(view.to_str(), outcome))
+            self._guard(lambda e: e.end_hand(view, outcome))
         except BotError:
             pass  # the hand is decided; the program restarts with the next hand
 
     def kill(self) -> None:
-        """Stop the program at once (its whole process group)."""
-        protocol, self._protocol = self._protocol, None
-        if protocol is not None:
-            protocol.transport.kill()
+        """Stop the program and everything it started at once."""
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            if engine.name:
+                self.announced = engine.name
+            engine.kill()
 
     def close(self) -> None:
-        """Send ``quit``, give the program a moment to exit, then end its group."""
-        protocol, self._protocol = self._protocol, None
-        if protocol is not None:
-            try:
-                protocol.quit()
-            finally:
-                protocol.transport.close()
+        """Send ``quit``, give the program a moment to exit, then end it and
+        everything it started."""
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            if engine.name:
+                self.announced = engine.name
+            engine.quit()
 
     def __enter__(self) -> "ExternalBot":
         return self
@@ -679,61 +360,171 @@ def view_from_string(text: str, check: bool = True) -> PlayerView:
     return PlayerView.from_str(text)
 
 
-def outcome_from_dict(data: dict) -> Outcome:
-    """An :class:`~gostop_core.game.Outcome` from its :meth:`~Outcome.as_dict`
-    (the ``outcome`` of an ``end`` message); ``winner_score`` is not rebuilt."""
-    try:
-        return Outcome(
-            winner=data["winner"], points=int(data["points"]),
-            scores=tuple(int(x) for x in data["scores"]),
-            go_counts=tuple(int(x) for x in data["go_counts"]), reason=str(data["reason"]),
-            chips=tuple(int(x) for x in data.get("chips") or ()),
-            settlement=data.get("settlement"))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise PositionError(f"bad outcome: {exc}", "outcome") from None
+class SearchBotBackend(EngineBackend):
+    """``gostop engine``'s backend for gostop's own bots: the expectimax and
+    IS-MCTS bots offer their settings as options, honour each request's time
+    (their ``time_ms`` budget, set per request), stop early on ``stop``
+    (:func:`gostop_core.search.request_stop`), and stream their analysis in
+    rounds of samples; any other bot just chooses."""
+
+    #: The rounds an analysis is split into (an ``info`` line after each).
+    ROUNDS = 8
+
+    def __init__(self, bot: Bot, name: str = "gostop"):
+        self.bot = bot
+        self.name = name
+        self._stop = threading.Event()
+        self._fallback = GreedyBot()
+        self._specs = _option_specs(bot)
+
+    def options(self) -> list[Option]:
+        return [spec for spec, _ in self._specs.values()]
+
+    def features(self) -> tuple[str, ...]:
+        if isinstance(self.bot, (ExpectimaxBot, IsmctsBot)):
+            return ("rules", "analyse")
+        return ("rules",)
+
+    def set_option(self, name: str, value: Any) -> None:
+        if name not in self._specs:
+            raise MessageError(f"setoption: no option {name!r} (options: "
+                               f"{', '.join(self._specs) or 'none'})")
+        spec, attribute = self._specs[name]
+        setattr(self.bot, attribute, spec.parse(value))
+
+    def new_hand(self, view: PlayerView) -> None:
+        self.bot.start_hand(view)
+
+    def end_hand(self, view: PlayerView, outcome: Outcome) -> None:
+        self.bot.end_hand(view, outcome)
+
+    def stop(self) -> None:
+        self._stop.set()
+        search.request_stop(True)
+        ismcts.request_stop(True)
+
+    def clear_stop(self) -> None:
+        self._stop.clear()
+        search.request_stop(False)
+        ismcts.request_stop(False)
+
+    def fallback(self, view: PlayerView, legal: list[Move]) -> Move:
+        return self._fallback.choose(view, legal)
+
+    def search(self, view: PlayerView, legal: list[Move], time_ms: float | None,
+               info: Callable[[dict], None] | None) -> SearchResult:
+        bot = self.bot
+        if not isinstance(bot, (ExpectimaxBot, IsmctsBot)):
+            return SearchResult(bot.choose(view, list(legal)))
+        budget_key = "samples" if isinstance(bot, ExpectimaxBot) else "iterations"
+        total = getattr(bot, budget_key)
+        saved = (bot.time_ms, total, bot.seed)
+        limit = bot.time_ms if time_ms is None else (
+            min(time_ms, bot.time_ms) if bot.time_ms > 0 else time_ms)
+        started = time.monotonic()
+        rounds = self.ROUNDS if info is not None else 1
+        per_round = max(1, -(-total // rounds))
+        sums: dict[Move, list] = {}
+        nodes_before = getattr(bot, "nodes", 0) if isinstance(bot, ExpectimaxBot) else 0
+        done = 0
+        stopped = "samples"
+        try:
+            for k in range(rounds):
+                left_ms = 0.0
+                if limit > 0:
+                    left_ms = limit - (time.monotonic() - started) * 1000
+                    if left_ms < 1.0 and done:
+                        stopped = "time"
+                        break
+                chunk = min(per_round, total - done)
+                if chunk <= 0:
+                    break
+                setattr(bot, budget_key, chunk)
+                # an analysis gives each round its share of the time, so that it
+                # reports as it goes
+                bot.time_ms = max(min(left_ms, limit / rounds if rounds > 1 else left_ms), 1.0) \
+                    if limit > 0 else 0.0
+                if rounds > 1:
+                    bot.seed = (saved[2] or 0) + 7919 * k
+                ranked = bot.analyse(view)
+                got = max((r.samples for r in ranked), default=0)
+                done += got
+                for r in ranked:
+                    entry = sums.setdefault(r.move, [0.0, 0, r.line])
+                    if r.samples and r.value == r.value:
+                        entry[0] += r.value * r.samples
+                        entry[1] += r.samples
+                    if len(r.line) > len(entry[2]):
+                        entry[2] = r.line
+                if info is not None:
+                    info(self._report(sums, done, started, bot, nodes_before))
+                if self._stop.is_set():
+                    stopped = "stop"
+                    break
+                last = getattr(bot, "last_stopped", None)
+                if last == "stop" or (last == "time" and rounds == 1):
+                    stopped = last
+                    break
+        finally:
+            bot.time_ms, bot.seed = saved[0], saved[2]
+            setattr(bot, budget_key, saved[1])
+        ranked_entries = self._ranking(sums)
+        allowed = set(legal)
+        move = next((r.move for r in ranked_entries if r.move in allowed), legal[0])
+        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        return SearchResult(move, ranked_entries, nodes, done, stopped)
+
+    @staticmethod
+    def _ranking(sums: dict) -> list[RankedEntry]:
+        entries = [RankedEntry(m, (v / n) if n else math.nan, n, tuple(line))
+                   for m, (v, n, line) in sums.items()]
+        return sorted(entries, key=lambda r: (-r.samples, -(r.value if r.samples else -math.inf)))
+
+    def _report(self, sums: dict, done: int, started: float, bot: Bot,
+                nodes_before: int) -> dict:
+        ranked = self._ranking(sums)
+        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        return {"moves": [r.as_dict() for r in ranked], "samples": done, "nodes": nodes,
+                "time_ms": int(round((time.monotonic() - started) * 1000)),
+                "line": list(ranked[0].line) if ranked else []}
 
 
-def serve(bot: Bot, lines: Iterable[str], write: Callable[[str], None],
-          name: str = "gostop") -> int:
-    """Answer protocol messages (``lines``, one JSON object each) with ``bot``:
-    ``hello`` gets ``ready``, ``request`` gets ``{"move": ...}``, ``quit`` ends.
-    A message that cannot be served gets ``{"type": "error", "message": ...}``.
-    ``write`` must write one line and flush.  Returns the number of moves made."""
-    moves = 0
-    view: PlayerView | None = None
-    for raw in lines:
-        text = raw.strip()
-        if not text:
-            continue
-        try:
-            message = json.loads(text)
-            if not isinstance(message, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as exc:
-            write(_dumps({"type": "error", "message": f"bad message: {exc}"}))
-            continue
-        kind = message.get("type")
-        try:
-            if kind == "hello":
-                write(_dumps({"type": "ready", "name": name, "protocol": PROTOCOL,
-                              "engine": _engine_name()}))
-            elif kind == "newhand":
-                view = view_from_string(str(message["view"]))
-                bot.start_hand(view)
-            elif kind == "request":
-                view = view_from_string(str(message["view"]))
-                legal = [Move.from_str(str(m)) for m in message["legal"]]
-                if not legal:
-                    raise ValueError("no legal move given")
-                move = bot.choose(view, legal)
-                moves += 1
-                write(_dumps({"move": str(move)}))
-            elif kind == "end":
-                view = view_from_string(str(message["view"]))
-                bot.end_hand(view, outcome_from_dict(message["outcome"]))
-            elif kind == "quit":
-                break
-        except (KeyError, TypeError, ValueError) as exc:
-            detail = f"missing {exc}" if isinstance(exc, KeyError) else " ".join(str(exc).split())
-            write(_dumps({"type": "error", "message": f"{kind}: {detail}"}))
-    return moves
+def _option_specs(bot: Bot) -> dict[str, tuple[Option, str]]:
+    """The options of ``bot`` (name -> (option, attribute)); the names are
+    those of the bot's ``key=value`` settings (docs/bots.md)."""
+    if isinstance(bot, ExpectimaxBot):
+        specs = [
+            (Option("depth", "spin", bot.depth, 1, MAX_DEPTH), "depth"),
+            (Option("samples", "spin", bot.samples, 1, MAX_SAMPLES), "samples"),
+            (Option("leaf", "combo", bot.leaf, choices=ExpectimaxBot.LEAVES), "leaf"),
+            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
+            (Option("halving", "check", bot.halving), "halving"),
+            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
+            (Option("stop", "float", bot.stop_z, 0.0, 100.0), "stop_z"),
+            (Option("plan", "spin", bot.plan, 0, MAX_PLAN), "plan"),
+        ]
+    elif isinstance(bot, IsmctsBot):
+        specs = [
+            (Option("iterations", "spin", bot.iterations, 1, MAX_ITERATIONS), "iterations"),
+            (Option("c", "float", bot.c, 0.0, 100.0), "c"),
+            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
+            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
+            (Option("opponents", "combo", bot.opponents, choices=IsmctsBot.OPPONENTS),
+             "opponents"),
+            (Option("loop", "combo", bot.loop, choices=IsmctsBot.LOOPS), "loop"),
+        ]
+    else:
+        specs = []
+    return {spec.name: (spec, attribute) for spec, attribute in specs}
+
+
+def serve(bot: Bot | EngineBackend, lines: Iterable[Any], write: Callable[[str], None],
+          name: str = "gostop", log: Callable[[str], None] | None = None) -> int:
+    """Answer protocol messages with ``bot`` (docs/protocol.md, both
+    versions): gostop's own searching bots through a
+    :class:`SearchBotBackend`, any other bot through
+    :class:`~gostop_core.protocol.server.BotBackend`.  ``lines`` are strings
+    or :class:`~gostop_core.protocol.wire.TooLong` markers, ``write`` writes
+    one line and flushes.  Returns the number of moves answered."""
+    backend = bot if isinstance(bot, EngineBackend) else SearchBotBackend(bot, name)
+    return serve_backend(backend, lines, write, log=log)

@@ -9,6 +9,7 @@ MIN_NODES: int
 MAX_NODES: int
 MAX_ITERATIONS: int
 
+def request_stop(on: bool = ...) -> None: ...
 def ismcts_fields(rules: Rules, fields: dict[str, Any], iterations: int = ..., c: float = ...,
                   seed: int = ..., time_ms: float = ..., win_bonus: float = ...,
                   opp_tree: bool = ..., open_loop: bool = ..., nodes: int = ...,

@@ -55,7 +55,9 @@ from gostop_core.bots.search cimport (
     SearchCtx, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, now_ms,
 )
 from gostop_core.sampling cimport determinize, view_base
-from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
+from gostop_core.guard cimport (
+    gs_poll_begin, gs_interrupted, gs_raise_if_interrupted, gs_set_stop, gs_stop_asked,
+)
 from gostop_core.movegen import _in_main_thread
 from gostop_core.bots.search import DEFAULT_WIN_BONUS as _WIN_BONUS, LEAF_WEIGHTS as _LEAF_WEIGHTS
 
@@ -242,6 +244,13 @@ cdef double iterate(Tree* t, SearchCtx* ctx, GameStateC* w, int32_t* path) noexc
     return payoff
 
 
+def request_stop(bint on=True):
+    """Ask every search running in this module (in any thread) to end after
+    its current iteration, as if out of time (``on=False`` clears it; clear
+    it before the next search)."""
+    gs_set_stop(on)
+
+
 def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, double c=DEFAULT_C,
                   seed=0, double time_ms=0.0, double win_bonus=_WIN_BONUS,
                   bint opp_tree=False, bint open_loop=False, int nodes=DEFAULT_NODES,
@@ -334,6 +343,9 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
             done += 1
             if gs_interrupted():
                 break
+            if gs_stop_asked():
+                reason = 2
+                break
             if time_ms > 0.0 and now_ms() - started >= time_ms:
                 reason = 1
                 break
@@ -345,4 +357,4 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     free(t.pool)
     gs_raise_if_interrupted()
     return {"moves": out, "iterations": done, "nodes": used,
-            "stopped": ("iterations", "time")[reason]}
+            "stopped": ("iterations", "time", "stop")[reason]}

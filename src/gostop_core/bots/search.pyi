@@ -17,6 +17,7 @@ STOP_CHECK: int
 DEFAULT_TOLERANCE: float
 MAX_PLAN: int
 
+def request_stop(on: bool = ...) -> None: ...
 def search_fields(rules: Rules, fields: dict[str, Any], depth: int = ..., samples: int = ...,
                   seed: int = ..., beta: float = ..., reach: float = ...,
                   weights: Sequence[float] | None = ..., rollout: bool = ...,

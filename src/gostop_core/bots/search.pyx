@@ -68,7 +68,9 @@ from gostop_core.movegen cimport (
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     move_kind, move_card, move_target, splitmix64, bounded,
 )
-from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
+from gostop_core.guard cimport (
+    gs_poll_begin, gs_interrupted, gs_raise_if_interrupted, gs_set_stop, gs_stop_asked,
+)
 from gostop_core.settlement cimport settle
 from gostop_core.state cimport CoreState
 from gostop_core.sampling cimport shuffle_cards, fill_public, determinize, check_hidden, view_base
@@ -898,6 +900,13 @@ cdef bint is_decided(const double* per, const bint* alive, const double* values,
     return True
 
 
+def request_stop(bint on=True):
+    """Ask every search running in this module (in any thread) to end after
+    its current sample, as if out of time (``on=False`` clears the request;
+    a request stays until cleared, so clear it before the next search)."""
+    gs_set_stop(on)
+
+
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
                   seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None,
                   bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False,
@@ -921,7 +930,9 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
     "counts", "stopped"}`` with moves in generation order, ``counts`` the samples each
     move's value averages (``samples``: the most of them), ``stopped`` why the
-    sampling ended (``"samples"``, ``"time"`` or ``"decided"``); ``line`` is
+    sampling ended (``"samples"``, ``"time"``, ``"decided"``, or ``"stop"``:
+    :func:`request_stop` was called; the sample under way is then dropped, at
+    least one is always completed); ``line`` is
     the principal line of the first sample as ``(seat, code)`` pairs, seat
     ``CHANCE_SEAT`` for a card turned or drawn from the stock (code = card)."""
     cdef GameStateC base, work
@@ -1003,11 +1014,14 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                     pvp = NULL
                     lenp = NULL
                 per[d * n + i] = move_value(&work, &ctx, moves[i], depth, pvp, lenp)
+                if done > 0 and gs_stop_asked():
+                    cut = True  # stopped inside a sample: it is dropped
+                    break
                 if time_ms > 0.0 and done > 0 and now_ms() - started >= time_ms:
                     cut = True  # out of time inside a sample: it is dropped
                     break
             if cut:
-                reason = 1
+                reason = 3 if gs_stop_asked() else 1
                 break
             for i in range(n):
                 if alive[i]:
@@ -1015,6 +1029,9 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                     counts[i] += 1
             done = d + 1
             if done == samples:
+                break
+            if gs_stop_asked():
+                reason = 3
                 break
             if time_ms > 0.0 and now_ms() - started >= time_ms:
                 reason = 1
@@ -1038,7 +1055,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         out.append((moves[i], values[i] / counts[i], line))
     return {"moves": out, "nodes": ctx.nodes, "samples": done, "depth": depth,
             "counts": [counts[i] for i in range(n)],
-            "stopped": ("samples", "time", "decided")[reason]}
+            "stopped": ("samples", "time", "decided", "stop")[reason]}
 
 
 def chance_distribution(Rules rules, dict fields, int samples=1, seed=0):

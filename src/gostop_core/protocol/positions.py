@@ -1,0 +1,221 @@
+"""The rules side of the protocol: the legal moves of a player view, and the
+view a request describes (a view, or a starting position plus the moves since).
+
+The legal moves of the seat to move depend only on what that seat sees (its
+hand, the field, the public facts), not on where the unseen cards are: the
+view is completed with the unseen cards dealt in a fixed order (each hidden
+hand gets as many as it holds, the rest is the stock) and the moves of that
+position are the view's.  Nothing of the filler ever reaches a bot."""
+
+from __future__ import annotations
+
+from gostop_core.errors import GoStopError, PositionError
+from gostop_core.game import Game, PlayerView
+from gostop_core.state import CoreState
+from gostop_core.moves import Move
+
+__all__ = ["legal_moves_of_view", "completed_game", "view_to_move", "replay_position",
+           "replay_view"]
+
+
+def completed_game(view: PlayerView) -> Game:
+    """A game whose position agrees with everything ``view`` shows, the unseen
+    cards dealt in their code order (hidden hands first, then the stock).
+    For move generation only: the filler is arbitrary."""
+    fields = dict(view._public)
+    seat = view.seat
+    unseen = list(view.unseen)
+    hands = [0] * view.players
+    hands[seat] = fields["hand"]
+    need = list(view.hand_counts)
+    need[seat] = 0
+    # a card whose holder is public (a showdown's win-card) goes to its holder
+    owner, card = fields.get("showdown_caller"), fields.get("showdown_card")
+    if card is not None and owner is not None and owner != seat and card in unseen:
+        unseen.remove(card)
+        hands[owner] |= 1 << card
+        need[owner] -= 1
+    if sum(need) > len(unseen):
+        raise PositionError("the view's hidden hands hold more cards than are unseen", "hands")
+    for q in range(view.players):
+        for _ in range(need[q]):
+            hands[q] |= 1 << unseen.pop()
+    fields["hands"] = hands
+    fields["stock"] = unseen
+    return Game._from_core(CoreState.from_fields(view.rules, fields))
+
+
+def view_to_move(view: PlayerView) -> None:
+    """Raise :class:`PositionError` unless ``view``'s seat is the one to move."""
+    if view.phase == "over":
+        raise PositionError("the hand is over: there is no move to make", "phase")
+    if view.to_move != view.seat:
+        raise PositionError(f"the view is seat {view.seat}'s, but seat {view.to_move} is to move",
+                            "seat")
+
+
+def legal_moves_of_view(view: PlayerView) -> list[Move]:
+    """The legal moves of ``view``'s seat, which must be the one to move, in
+    the engine's generation order."""
+    view_to_move(view)
+    try:
+        return list(completed_game(view).legal_moves)
+    except GoStopError:
+        raise
+    except (ValueError, KeyError) as exc:  # a view the core cannot complete
+        raise PositionError(f"the view cannot be completed: {exc}", "view") from None
+
+
+def replay_position(position: str, moves: list[str]) -> PlayerView:
+    """The view of the seat to move after ``moves`` (notation) are played from
+    the full ``position`` (``gostop-position/1 ...``, docs/notation.md).
+    Raises :class:`PositionError` or an
+    :class:`~gostop_core.errors.IllegalMoveError` naming the move."""
+    game = Game.from_position(position)
+    for i, text in enumerate(moves):
+        if game.is_over():
+            raise PositionError(f"moves: the hand is over before move {i + 1} ({text})", "moves")
+        game.push_str(text)
+    if game.is_over() or game.turn is None:
+        raise PositionError("the hand is over after the moves: there is no move to make",
+                            "moves")
+    return game.view(game.turn)
+
+
+def _fields_with(view: PlayerView, stock: list[int | None]) -> dict:
+    """The fields of a game that agrees with ``view``, the other hands dealt
+    from the unseen cards, and the stock taking ``stock``'s known cards in
+    their places (the rest filled with the unseen cards left)."""
+    fields = dict(view._public)
+    seat = view.seat
+    known = [c for c in stock if c is not None]
+    reserved = set(known)
+    unseen = [c for c in view.unseen if c not in reserved]
+    hands = [0] * view.players
+    hands[seat] = fields["hand"]
+    need = list(view.hand_counts)
+    need[seat] = 0
+    owner, card = fields.get("showdown_caller"), fields.get("showdown_card")
+    if card is not None and owner is not None and owner != seat and card in unseen:
+        unseen.remove(card)
+        hands[owner] |= 1 << card
+        need[owner] -= 1
+    for q in range(view.players):
+        for _ in range(need[q]):
+            if not unseen:
+                raise PositionError("stock: more cards named than the stock can hold", "stock")
+            hands[q] |= 1 << unseen.pop()
+    order: list[int] = []
+    for i in range(view.stock_count):
+        if i < len(stock) and stock[i] is not None:
+            order.append(stock[i])  # type: ignore[arg-type]
+        elif unseen:
+            order.append(unseen.pop())
+        else:
+            raise PositionError("stock: more cards named than the stock can hold", "stock")
+    fields["hands"] = hands
+    fields["stock"] = order
+    return fields
+
+
+def _cards_needed(game: Game, move: Move, seat: int) -> list[int]:
+    """The hidden cards ``move`` of another seat must find in its hand."""
+    from gostop_core.cards import CardSet, card_index, card_month
+    if move.kind in ("play", "bonus", "showdown") and move.card is not None:
+        return [card_index(move.card)]
+    if move.kind in ("bomb", "shake") and move.month is not None:
+        view = game.view(seat)
+        visible = set(view.field) | set(view.hand) | {c for pile in view.captured for c in pile}
+        return [c for c in CardSet(range(50)) if card_month(c) == move.month and
+                c not in visible and c < 48]
+    return []
+
+
+def replay_view(start: str, moves: list[str], stock: list[str | None]) -> PlayerView:
+    """The view of ``start``'s seat after ``moves`` (notation, every seat's,
+    in order) are played from the player-view string ``start``.  ``stock``
+    names the cards taken from the stock since, in order (each flip, and each
+    replacement card drawn for a bonus card), ``None`` for one the seat did not
+    see (another seat's replacement card); the flips and the seat's own draws
+    must be named.  The other hands' cards come from their moves; nothing
+    else of the filler reaches the view.  The seat of ``start`` must be the
+    one to move after the moves.  Raises :class:`PositionError` or an
+    :class:`~gostop_core.errors.IllegalMoveError`."""
+    from gostop_core.cards import card_index
+    view = PlayerView.from_str(start)
+    seat = view.seat
+    codes: list[int | None] = []
+    for text in stock:
+        if text is None:
+            codes.append(None)
+            continue
+        try:
+            card = card_index(text)
+        except (ValueError, TypeError):
+            raise PositionError(f"stock: {str(text)[:20]!r} is no card", "stock") from None
+        if card not in view.unseen:
+            raise PositionError(f"stock: {text} is not a card the seat cannot see", "stock")
+        if card in codes:
+            raise PositionError(f"stock: {text} is named twice", "stock")
+        codes.append(card)
+    fields = _fields_with(view, codes)
+    game = Game._from_core(CoreState.from_fields(view.rules, fields))
+    taken = 0
+    for i, text in enumerate(moves):
+        if game.is_over():
+            raise PositionError(f"moves: the hand is over before move {i + 1} ({text})", "moves")
+        move = Move.from_str(text)
+        mover = game.turn
+        if mover is not None and mover != seat:
+            game = _with_cards(game, mover, seat, _cards_needed(game, move, seat), taken, codes)
+        for event in game.push(move):
+            if event.kind not in ("flipped", "drawn"):
+                continue
+            if taken >= len(codes):
+                raise PositionError(f"moves: move {i + 1} ({text}) takes stock card "
+                                    f"{taken + 1}, which stock does not name", "stock")
+            if codes[taken] is None and (event.kind == "flipped" or event.player == seat):
+                raise PositionError(f"stock: card {taken + 1} was "
+                                    f"{'turned' if event.kind == 'flipped' else 'drawn by the seat'}"
+                                    ": it must be named", "stock")
+            taken += 1
+    if game.is_over() or game.turn != seat:
+        raise PositionError(f"after the moves seat {game.turn} is to move, not the view's seat "
+                            f"{seat}", "moves")
+    return game.view(seat)
+
+
+def _with_cards(game: Game, mover: int, seat: int, cards: list[int], taken: int,
+                stock: list[int | None]) -> Game:
+    """``game`` with ``cards`` moved into seat ``mover``'s hidden hand, each
+    swapped with a card of that hand not needed (from another hidden hand,
+    or an unnamed place of the stock not yet taken)."""
+    fields = game._core.to_fields()
+    hands = list(fields["hands"])
+    order = list(fields["stock"])
+    changed = False
+    for card in cards:
+        if hands[mover] >> card & 1:
+            continue
+        spare = [c for c in range(50) if hands[mover] >> c & 1 and c not in cards]
+        if not spare:
+            return game  # the move is not possible: push reports it
+        swap = spare[0]
+        for q in range(len(hands)):
+            if q not in (mover, seat) and hands[q] >> card & 1:
+                hands[q] = (hands[q] & ~(1 << card)) | (1 << swap)
+                break
+        else:
+            # the remaining stock's place j is place taken + j of the named list
+            places = [j for j, c in enumerate(order) if c == card and not (
+                taken + j < len(stock) and stock[taken + j] is not None)]
+            if not places:
+                return game  # a card named in the stock, or seen: push reports it
+            order[places[0]] = swap
+        hands[mover] = (hands[mover] & ~(1 << swap)) | (1 << card)
+        changed = True
+    if not changed:
+        return game
+    fields["hands"] = hands
+    fields["stock"] = order
+    return Game._from_core(CoreState.from_fields(game.rules, fields))

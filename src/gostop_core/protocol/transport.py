@@ -1,0 +1,366 @@
+"""Lines to and from one bot program: the :class:`Transport` interface,
+:class:`ProcessTransport` (a program in a session of its own, started by
+:func:`gostop_core.protocol.process.spawn` and ended with everything it
+started by :func:`~gostop_core.protocol.process.kill_tree`), and
+:class:`MockTransport` (a script, for tests).  Every live process transport
+is registered, so that no bot program outlives gostop (:func:`close_all_bots`
+at exit, on SIGTERM with :func:`sigterm_closes_bots`)."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import queue
+import select
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from contextlib import contextmanager
+from typing import IO, Any, Iterable, Iterator, Sequence
+
+from gostop_core.errors import BotProtocolError, BotTerminatedError, BotTimeoutError
+from gostop_core.protocol import process
+from gostop_core.protocol.wire import MAX_LINE
+
+__all__ = ["Transport", "ProcessTransport", "MockTransport", "close_all_bots",
+           "live_bot_pids", "sigterm_closes_bots", "DEFAULT_MOVE_TIME", "QUIT_WAIT"]
+
+#: The default time per move, in seconds.
+DEFAULT_MOVE_TIME = 5.0
+#: Seconds a bot has to exit after ``quit`` before its process tree is killed.
+QUIT_WAIT = 0.5
+
+_EOF = object()
+_TOO_LONG = object()
+
+# ---------------------------------------------------------------- transports
+
+class Transport:
+    """Lines to and from one bot.  :meth:`send` writes one line (without its
+    newline); :meth:`receive` waits at most ``timeout`` seconds for the next
+    line the bot wrote and raises :class:`~gostop_core.errors.BotTimeoutError`,
+    :class:`~gostop_core.errors.BotTerminatedError` or
+    :class:`~gostop_core.errors.BotProtocolError` (a line too long);
+    ``timeout=0`` only returns a line already read.  :meth:`close` ends the bot
+    politely, :meth:`kill` at once; both are safe to call twice."""
+
+    def send(self, line: str, timeout: float = DEFAULT_MOVE_TIME) -> None:
+        raise NotImplementedError
+
+    def receive(self, timeout: float) -> str:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """End the bot (after ``quit`` was sent) and release everything."""
+
+    def kill(self) -> None:
+        """End the bot at once."""
+        self.close()
+
+
+class MockTransport(Transport):
+    """A scripted bot for tests: :meth:`expect` a message (a dict whose items
+    must all be in the message sent, or the exact line) and the lines the bot
+    answers; a :meth:`receive` with nothing to answer times out at once.
+    ``sent`` and ``received`` keep the transcript."""
+
+    def __init__(self) -> None:
+        self.script: deque[tuple[Any, list[str]]] = deque()
+        self.pending: deque[str] = deque()
+        self.sent: list[str] = []
+        self.received: list[str] = []
+        self.closed = False
+
+    def expect(self, message: dict | str, answers: Iterable[str] = ()) -> None:
+        """The next line sent must match ``message``; the bot then writes ``answers``."""
+        self.script.append((message, list(answers)))
+
+    def send(self, line: str, timeout: float = DEFAULT_MOVE_TIME) -> None:
+        if self.closed:
+            raise BotTerminatedError("the scripted bot is closed")
+        self.sent.append(line)
+        if not self.script:
+            raise AssertionError(f"unexpected message {line!r}")
+        expected, answers = self.script.popleft()
+        if isinstance(expected, dict):
+            got = json.loads(line)
+            wrong = {k: v for k, v in expected.items() if got.get(k) != v}
+            if wrong:
+                raise AssertionError(f"expected {expected!r}, got {line!r}")
+        elif line != expected:
+            raise AssertionError(f"expected {expected!r}, got {line!r}")
+        self.pending.extend(answers)
+
+    def receive(self, timeout: float) -> str:
+        if self.pending:
+            line = self.pending.popleft()
+            self.received.append(line)
+            return line
+        raise BotTimeoutError(f"no answer within {timeout:.1f} s (scripted)")
+
+    def close(self) -> None:
+        self.closed = True
+
+    def assert_done(self) -> None:
+        """Every scripted message was sent and every answer read."""
+        assert not self.script, f"messages never sent: {list(self.script)!r}"
+        assert not self.pending, f"answers never read: {list(self.pending)!r}"
+
+
+# every live process transport, so that no bot process outlives gostop
+_LIVE: set["ProcessTransport"] = set()
+_LIVE_LOCK = threading.RLock()  # re-entrant: a signal handler may close every bot
+
+
+def close_all_bots() -> None:
+    """Kill every bot process this process started and has not closed yet
+    (registered at exit, and called by the arena's workers and on signals)."""
+    with _LIVE_LOCK:
+        transports = list(_LIVE)
+    for t in transports:
+        t.kill()
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while a bot process is started and registered,
+    then deliver them: an interruption never leaves an unregistered process."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old: dict[int, Any] = {}
+    for sig in (int(signal.SIGINT), int(signal.SIGTERM)):
+        if signal.getsignal(sig) is not None:  # None: a handler Python cannot restore
+            old[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for sig in caught:
+            signal.raise_signal(sig)
+
+
+@contextmanager
+def sigterm_closes_bots() -> Iterator[None]:
+    """While the block runs in the main thread, SIGTERM ends every bot process
+    and then exits (status 143) instead of leaving the bots behind."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        close_all_bots()
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def live_bot_pids() -> list[int]:
+    """The process ids of the bot processes still running (for tests)."""
+    with _LIVE_LOCK:
+        return sorted(t.pid for t in _LIVE if t.pid is not None)
+
+
+atexit.register(close_all_bots)
+
+
+class ProcessTransport(Transport):
+    """A bot program in its own process group (a new session, so a Ctrl-C at the
+    terminal reaches gostop, which then ends the bot).  A reader thread splits
+    its standard output into lines (at most :data:`MAX_LINE` bytes each); a
+    second thread drains its standard error and keeps the last ``stderr_tail``
+    characters for error messages."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None = None, stderr_tail: int = 2000):
+        self.argv = list(argv)
+        self.stderr_tail = stderr_tail
+        self._stderr: deque[str] = deque()
+        self._stderr_len = 0
+        self._lines: queue.Queue = queue.Queue(maxsize=256)
+        self._closed = False
+        with _signals_deferred():  # started and registered, or not started at all
+            try:
+                self.proc: subprocess.Popen | None
+                self.token: str | None
+                self.proc, self.token = process.spawn(self.argv, cwd=cwd)
+            except OSError as exc:
+                self.proc, self.token = None, None
+                raise BotTerminatedError(f"cannot start {self.argv[0]!r}: "
+                                         f"{exc.strerror or exc}") from None
+            self.pid: int | None = self.proc.pid
+            with _LIVE_LOCK:
+                _LIVE.add(self)
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._stdin = self.proc.stdin.fileno()
+        os.set_blocking(self._stdin, False)
+        self._reader = threading.Thread(target=self._read_stdout, args=(self.proc.stdout,),
+                                        daemon=True, name=f"bot-{self.pid}-out")
+        self._drain = threading.Thread(target=self._read_stderr, args=(self.proc.stderr,),
+                                       daemon=True, name=f"bot-{self.pid}-err")
+        self._reader.start()
+        self._drain.start()
+
+    # ---- threads
+    def _put(self, item: Any) -> bool:
+        while not self._closed:
+            try:
+                self._lines.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _read_stdout(self, stream: IO[bytes]) -> None:
+        fd = stream.fileno()
+        buf = b""
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    if buf:
+                        self._put(buf.decode("utf-8", "replace"))
+                    self._put(_EOF)
+                    return
+                buf += chunk
+                *lines, buf = buf.split(b"\n")
+                for line in lines:
+                    if len(line) > MAX_LINE:
+                        self._put(_TOO_LONG)
+                        return
+                    if not self._put(line.decode("utf-8", "replace").rstrip("\r")):
+                        return
+                if len(buf) > MAX_LINE:
+                    self._put(_TOO_LONG)
+                    return
+        except Exception:  # pragma: no cover - never let the thread die loudly
+            self._put(_EOF)
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        fd = stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            text = chunk.decode("utf-8", "replace")
+            self._stderr.append(text)
+            self._stderr_len += len(text)
+            while self._stderr_len - len(self._stderr[0]) >= self.stderr_tail:
+                self._stderr_len -= len(self._stderr.popleft())
+
+    def stderr_text(self) -> str:
+        """The last characters the bot wrote on its standard error."""
+        return "".join(self._stderr)[-self.stderr_tail:]
+
+    def _last_words(self) -> str:
+        lines = [ln.strip() for ln in self.stderr_text().splitlines() if ln.strip()]
+        return f"; its last error line: {lines[-1][:200]}" if lines else ""
+
+    # ---- lines
+    def send(self, line: str, timeout: float = DEFAULT_MOVE_TIME) -> None:
+        if self.proc is None or self._closed:
+            raise BotTerminatedError("the bot's process is not running")
+        data = line.encode() + b"\n"
+        deadline = time.monotonic() + timeout
+        while data:
+            try:
+                n = os.write(self._stdin, data)
+                data = data[n:]
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BotTimeoutError("the bot does not read its input") from None
+                select.select([], [self._stdin], [], min(left, 0.5))
+            except (BrokenPipeError, OSError):
+                raise self._terminated() from None
+
+    def _terminated(self) -> BotTerminatedError:
+        code = None
+        if self.proc is not None:
+            try:
+                code = self.proc.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                code = None
+        status = f" (exit code {code})" if code is not None else ""
+        return BotTerminatedError(f"the bot's process ended{status}{self._last_words()}", code)
+
+    def receive(self, timeout: float) -> str:
+        try:
+            item = self._lines.get(timeout=timeout) if timeout > 0 else \
+                self._lines.get_nowait()
+        except queue.Empty:
+            if timeout > 0:
+                raise BotTimeoutError(f"no answer within {timeout:.1f} s") from None
+            raise BotTimeoutError("no line waiting") from None
+        if item is _EOF:
+            self._lines.put(_EOF)  # every later receive sees the end too
+            raise self._terminated()
+        if item is _TOO_LONG:
+            raise BotProtocolError(f"the bot wrote a line longer than {MAX_LINE} bytes")
+        return item
+
+    # ---- ending
+    def _kill_group(self) -> None:
+        """End the program's process group, its descendants and every process
+        carrying its token (:func:`gostop_core.protocol.process.kill_tree`)."""
+        if self.proc is None:
+            return
+        process.kill_tree(self.proc, getattr(self, "token", None))
+
+    def _finish(self, polite: bool) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        proc = self.proc
+        if proc is None:
+            return
+        try:
+            if proc.stdin:
+                proc.stdin.close()
+        except OSError:
+            pass
+        if polite:
+            try:
+                proc.wait(timeout=QUIT_WAIT)
+            except subprocess.TimeoutExpired:
+                pass
+        # always: whatever the bot started in its group goes too
+        self._kill_group()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered
+            pass
+        for thread in (getattr(self, "_reader", None), getattr(self, "_drain", None)):
+            if thread is not None:  # None: interrupted while starting
+                thread.join(timeout=1.0)
+        for stream in (proc.stdout, proc.stderr):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:  # pragma: no cover
+                pass
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+
+    def close(self) -> None:
+        self._finish(polite=True)
+
+    def kill(self) -> None:
+        self._finish(polite=False)
+
+

@@ -1,0 +1,398 @@
+"""The wire format of the gostop bot protocol (docs/protocol.md): one JSON
+object per line, with caps that hold before a line is parsed.
+
+Both sides use it: the client (:mod:`gostop_core.protocol.client`) reads an
+engine's lines with it, ``gostop engine`` (:mod:`gostop_core.protocol.server`)
+reads a driver's.  Every cap is checked while reading or before parsing, so a
+hostile line costs at most :data:`MAX_LINE` bytes of memory and never a
+``RecursionError``:
+
+- :class:`LineReader` splits a byte stream into lines of at most
+  :data:`MAX_LINE` bytes; a longer line is skipped (read on to its newline
+  without keeping it) and reported as :class:`TooLong`;
+- :func:`check_nesting` refuses more than :data:`MAX_NESTING` levels of
+  arrays and objects, scanning the text before ``json.loads`` sees it;
+- :func:`decode` makes one message (a JSON object with a string ``type``) of a
+  line; the ``validate_*`` functions check each field of a message, list
+  lengths included (:data:`MAX_LIST`).
+
+>>> decode('{"type": "isready", "id": 3}')
+{'type': 'isready', 'id': 3}
+>>> decode('[' * 100 + ']' * 100)  # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+...
+MessageError: the line nests arrays and objects deeper than 16 levels
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from gostop_core.errors import BotProtocolError
+
+__all__ = [
+    "PROTOCOL_V1", "PROTOCOL_V2", "PROTOCOLS", "MAX_LINE", "MAX_NESTING", "MAX_LIST",
+    "MAX_ID", "MAX_TIME_MS", "MessageError", "TooLong", "LineReader", "check_nesting",
+    "decode", "encode", "stream_lines", "reader_of", "error_message", "peek_id", "validate_id", "validate_time",
+    "validate_moves", "choose_protocol", "Option", "OPTION_TYPES",
+]
+
+#: The first version: requests carry the legal moves, answers carry no id.
+PROTOCOL_V1 = "gostop-bot/1"
+#: The second: ids on every request and reply, the engine computes the legal
+#: moves, isready, analyse, stop, options, clocks.
+PROTOCOL_V2 = "gostop-bot/2"
+#: The versions this gostop speaks, oldest first.
+PROTOCOLS = (PROTOCOL_V1, PROTOCOL_V2)
+
+#: The longest line either side may write, in bytes (newline excluded).
+MAX_LINE = 64 * 1024
+#: The deepest nesting of arrays and objects in one line.
+MAX_NESTING = 16
+#: The longest list in a message (``legal``, ``moves``, ``protocol``).
+MAX_LIST = 512
+#: Request ids are whole numbers 0 .. MAX_ID (exact in every JSON reader).
+MAX_ID = 2 ** 53 - 1
+#: The longest time or clock a message may name, in milliseconds (one day).
+MAX_TIME_MS = 86_400_000
+
+
+class MessageError(BotProtocolError, ValueError):
+    """A line that is no valid protocol message (too long, too deep, not JSON,
+    a field missing or of the wrong kind).  ``id`` is the request id when one
+    could be read, so that the error can be answered."""
+
+    def __init__(self, message: str, id: int | None = None):
+        super().__init__(message)
+        self.id = id
+
+
+@dataclass(frozen=True)
+class TooLong:
+    """A line longer than :data:`MAX_LINE` that was skipped; ``head`` is its
+    first bytes (to find a request id in), ``size`` its length so far."""
+
+    head: bytes
+    size: int
+
+
+class LineReader:
+    """Lines from a file descriptor, each at most ``max_line`` bytes: an
+    iterator of ``str`` (decoded as UTF-8, bad bytes replaced, ``\\r`` and
+    the newline stripped) and :class:`TooLong` markers.  Reads with
+    ``os.read`` in chunks, so nothing longer than a chunk plus ``max_line``
+    is ever held; a final line without its newline is returned too."""
+
+    CHUNK = 65536
+
+    def __init__(self, fd: int, max_line: int = MAX_LINE):
+        self.fd = fd
+        self.max_line = max_line
+        self._buf = bytearray()
+        self._skipping: TooLong | None = None
+        self._eof = False
+
+    def __iter__(self) -> Iterator[str | TooLong]:
+        while True:
+            item = self.next_line()
+            if item is None:
+                return
+            yield item
+
+    def next_line(self) -> str | TooLong | None:
+        """The next line (or marker), or None at the end of input."""
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl >= 0:
+                line = bytes(self._buf[:nl])
+                del self._buf[:nl + 1]
+                if self._skipping is not None:
+                    skipped, self._skipping = self._skipping, None
+                    return TooLong(skipped.head, skipped.size + len(line))
+                if len(line) > self.max_line:
+                    return TooLong(line[:4096], len(line))
+                return line.decode("utf-8", "replace").rstrip("\r")
+            if len(self._buf) > self.max_line:
+                # too long already: keep only its head, drop the rest unread
+                if self._skipping is None:
+                    self._skipping = TooLong(bytes(self._buf[:4096]), 0)
+                self._skipping = TooLong(self._skipping.head,
+                                         self._skipping.size + len(self._buf))
+                self._buf.clear()
+            if self._eof:
+                if self._skipping is not None:
+                    skipped, self._skipping = self._skipping, None
+                    return TooLong(skipped.head, skipped.size + len(self._buf))
+                if self._buf:
+                    line = bytes(self._buf)
+                    self._buf.clear()
+                    return line.decode("utf-8", "replace").rstrip("\r")
+                return None
+            try:
+                chunk = os.read(self.fd, self.CHUNK)
+            except InterruptedError:  # pragma: no cover - PEP 475 retries
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+            else:
+                self._buf += chunk
+
+
+def stream_lines(stream: Any, max_line: int = MAX_LINE) -> Iterator[str | TooLong]:
+    """Lines of a text stream without a file descriptor (a test's input), with
+    the cap of :class:`LineReader`: ``readline`` is never asked for more
+    than ``max_line + 1`` characters at a time."""
+    while True:
+        line = stream.readline(max_line + 1)
+        if not line:
+            return
+        if line.endswith("\n"):
+            yield line[:-1].rstrip("\r")
+            continue
+        if len(line) <= max_line:
+            yield line  # the last line, without its newline
+            continue
+        head, size = line[:4096].encode("utf-8", "replace"), len(line)
+        while True:  # skip the rest of the long line
+            more = stream.readline(max_line + 1)
+            size += len(more)
+            if not more or more.endswith("\n"):
+                break
+        yield TooLong(head, size)
+
+
+def reader_of(stream: Any) -> Iterator[str | TooLong]:
+    """Capped lines of ``stream``: a :class:`LineReader` on its file
+    descriptor when it has one, else :func:`stream_lines`."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return stream_lines(stream)
+    return iter(LineReader(fd))
+
+
+_ID_RE = re.compile(rb'"id"\s*:\s*(\d{1,16})\b')
+
+
+def peek_id(head: bytes | str) -> int | None:
+    """A request id read from the start of a line that cannot be parsed whole
+    (too long, too deep): the first ``"id": N``, or None."""
+    data = head.encode("utf-8", "replace") if isinstance(head, str) else head
+    match = _ID_RE.search(data[:4096])
+    if match is None:
+        return None
+    value = int(match.group(1))
+    return value if value <= MAX_ID else None
+
+
+def check_nesting(text: str, limit: int = MAX_NESTING) -> None:
+    """Raise :class:`MessageError` when ``text`` nests arrays and objects
+    deeper than ``limit`` (brackets inside strings do not count)."""
+    # most lines hold few brackets: count them before walking the text
+    if text.count("[") + text.count("{") <= limit:
+        return
+    depth = 0
+    in_string = False
+    escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                raise MessageError(f"the line nests arrays and objects deeper than {limit} "
+                                   "levels", peek_id(text))
+        elif ch in "]}":
+            depth -= 1
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def decode(line: str | TooLong, require_type: bool = True) -> dict:
+    """The message one line holds: a JSON object whose ``type`` is a string
+    (``require_type=False``: or no ``type``, as version 1's ``{"move": ...}``).
+    Raises :class:`MessageError` (with the request id when one can be read)."""
+    if isinstance(line, TooLong):
+        raise MessageError(f"the line is longer than {MAX_LINE} bytes", peek_id(line.head))
+    if len(line) > MAX_LINE:  # a str from elsewhere than a LineReader
+        raise MessageError(f"the line is longer than {MAX_LINE} bytes", peek_id(line[:4096]))
+    text = line.strip()
+    check_nesting(text)
+    try:
+        message = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        raise MessageError(f"not valid JSON: {text[:60]!r}", peek_id(text)) from None
+    if not isinstance(message, dict):
+        raise MessageError(f"not a JSON object: {text[:60]!r}")
+    kind = message.get("type")
+    if not isinstance(kind, str) and (require_type or "type" in message):
+        raise MessageError("the message has no \"type\"", _id_or_none(message))
+    return message
+
+
+def _id_or_none(message: dict) -> int | None:
+    value = message.get("id")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID:
+        return value
+    return None
+
+
+def encode(message: dict) -> str:
+    """One line (without its newline) for ``message``."""
+    return json.dumps(message, separators=(", ", ": "), ensure_ascii=False, allow_nan=False)
+
+
+def error_message(id: int | None, text: str) -> dict:
+    """The error reply to request ``id``."""
+    return {"type": "error", "id": id, "message": " ".join(str(text).split())[:500]}
+
+
+def validate_id(message: dict, required: bool = True) -> int | None:
+    """The message's ``id``: a whole number 0 .. :data:`MAX_ID`."""
+    if "id" not in message:
+        if required:
+            raise MessageError(f"{message.get('type')}: missing \"id\"")
+        return None
+    value = message["id"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        raise MessageError(f"{message.get('type')}: \"id\" must be a whole number "
+                           f"0..{MAX_ID}, got {str(value)[:40]!r}")
+    return value
+
+
+def validate_time(message: dict, key: str, id: int | None = None) -> float | None:
+    """An optional time field in milliseconds (0 .. :data:`MAX_TIME_MS`)."""
+    if key not in message or message[key] is None:
+        return None
+    value = message[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or not 0 <= value <= MAX_TIME_MS:
+        raise MessageError(f"{message.get('type')}: {key!r} must be milliseconds "
+                           f"0..{MAX_TIME_MS}, got {str(value)[:40]!r}", id)
+    return float(value)
+
+
+def validate_moves(message: dict, key: str, id: int | None = None,
+                   required: bool = False) -> list[str] | None:
+    """An optional list of move strings, at most :data:`MAX_LIST` of them, each
+    at most 32 characters (a list that is too long is refused before its
+    entries are looked at)."""
+    if key not in message or message[key] is None:
+        if required:
+            raise MessageError(f"{message.get('type')}: missing {key!r}", id)
+        return None
+    value = message[key]
+    if not isinstance(value, list):
+        raise MessageError(f"{message.get('type')}: {key!r} must be a list", id)
+    if len(value) > MAX_LIST:
+        raise MessageError(f"{message.get('type')}: {key!r} has {len(value)} entries, "
+                           f"more than {MAX_LIST}", id)
+    for entry in value:
+        if not isinstance(entry, str) or len(entry) > 32:
+            raise MessageError(f"{message.get('type')}: every entry of {key!r} must be a "
+                               f"move string, got {str(entry)[:40]!r}", id)
+    return value
+
+
+def choose_protocol(offered: Any) -> str:
+    """The version an engine speaks with a driver whose ``hello`` carried
+    ``protocol``: the newest one both know; a single string (version 1's
+    hello) or nothing means version 1.  Raises :class:`MessageError` when
+    nothing offered is known."""
+    if offered is None or isinstance(offered, str):
+        return PROTOCOL_V1 if offered in (None, PROTOCOL_V1) or offered not in PROTOCOLS \
+            else offered
+    if not isinstance(offered, list) or len(offered) > MAX_LIST:
+        raise MessageError("hello: \"protocol\" must be a list of version names")
+    known = [p for p in PROTOCOLS if p in offered]
+    if not known:
+        raise MessageError(f"hello: none of the protocols offered is known (this engine "
+                           f"speaks {', '.join(PROTOCOLS)})")
+    return known[-1]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting an engine offers (announced in ``ready``, changed by
+    ``setoption``), in the shape of UCI's options: ``type`` is ``"spin"`` (a
+    whole number ``min`` .. ``max``), ``"float"`` (a number ``min`` ..
+    ``max``), ``"check"`` (true or false) or ``"combo"`` (one of ``choices``)."""
+
+    name: str
+    type: str
+    default: Any
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict:
+        out: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default}
+        if self.type in ("spin", "float"):
+            out["min"], out["max"] = self.min, self.max
+        if self.type == "combo":
+            out["choices"] = list(self.choices)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Option":
+        """An option from a ``ready`` line (raises :class:`MessageError`)."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str) \
+                or data.get("type") not in OPTION_TYPES:
+            raise MessageError(f"ready: bad option {str(data)[:80]!r}")
+        choices = data.get("choices")
+        choices = [] if choices is None else choices
+        if not isinstance(choices, list) or len(choices) > MAX_LIST:
+            raise MessageError(f"ready: bad choices of option {data['name']!r}")
+        return cls(data["name"][:64], data["type"], data.get("default"), data.get("min"),
+                   data.get("max"), tuple(str(c) for c in choices))
+
+    def parse(self, value: Any) -> Any:
+        """``value`` checked against the option (a ``setoption`` value, which
+        may also be given as a string); raises :class:`MessageError`."""
+        if self.type == "check":
+            if isinstance(value, bool):
+                return value
+            if value in ("true", "false"):
+                return value == "true"
+            raise MessageError(f"setoption: {self.name} is true or false, got {value!r}")
+        if self.type == "combo":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise MessageError(f"setoption: {self.name} is one of {', '.join(self.choices)}, "
+                               f"got {str(value)[:40]!r}")
+        number: float
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            number = float(value) if isinstance(value, (int, float, str)) else math.nan
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number) or (self.type == "spin" and number != int(number)):
+            raise MessageError(f"setoption: {self.name} needs a "
+                               f"{'whole ' if self.type == 'spin' else ''}number, "
+                               f"got {str(value)[:40]!r}")
+        if (self.min is not None and number < self.min) or \
+                (self.max is not None and number > self.max):
+            raise MessageError(f"setoption: {self.name} must be {self.min:g}..{self.max:g}, "
+                               f"got {number:g}")
+        return int(number) if self.type == "spin" else number
+
+
+#: The kinds of :class:`Option`.
+OPTION_TYPES = ("spin", "float", "check", "combo")
