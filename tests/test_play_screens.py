@@ -155,8 +155,8 @@ def test_the_in_game_hint_of_a_stop_matches_the_menu(monkeypatch, capsys):
     run_game(game, [None, "greedy"], seed=0, pause=False)
     out = capsys.readouterr().out
     assert f"win {sv['base']} points" in out
-    line = next(ln for ln in out.splitlines() if re.match(r"\s+\d+\. stop ", ln))
-    assert float(line.split()[2]) == pytest.approx(sv["base"])
+    value = re.search(r"^\s+\d+\) stop +([+-]\d+\.\d\d)   ", out, re.M).group(1)
+    assert float(value) == pytest.approx(sv["base"])
 
 
 # ---------------------------------------------------------------- 3. every move, public lines
@@ -167,7 +167,7 @@ def test_the_in_game_hint_lists_every_move_and_no_hidden_card(monkeypatch, capsy
     run_game(game, [None, "greedy"], seed=0, pause=False)
     out = capsys.readouterr().out
     assert f"Hint: all {len(legal)} moves" in out
-    rows = re.findall(r"^\s+\d+\. (\S+) +[+-]\d+\.\d\d   (.*)$", out, re.M)
+    rows = re.findall(r"^\s+\d+\) (\S+) +[+-]\d+\.\d\d   (.*)$", out, re.M)
     assert sorted(m for m, _ in rows) == sorted(legal)
     view = game.view(0)
     known = set(view.hand.codes()) | set(view.field.codes())
@@ -191,6 +191,24 @@ def test_gostop_hint_text_shows_no_sampled_card():
     out = invoke("hint", position, "--samples", "8").stdout
     assert "flip:" not in out and "p1:" not in out
     assert "values: expected net points from here" in out
+
+
+def test_the_in_game_hint_is_keyed_by_the_menu_numbers(monkeypatch, capsys):
+    # gostop play --seed 7 (issue 25): the hint listed "2. 7J2" while menu item 2) was
+    # 3J2; now each hinted move carries its menu number, best first
+    game = Match("casual", 2, 7).new_hand()
+    legal = list(game.legal_moves)
+    scripted(monkeypatch, "?\nq\n")
+    run_game(game, [None, "greedy"], seed=0, pause=False)
+    out = capsys.readouterr().out
+    assert "The numbers are the menu's" in out
+    hint = out[out.index("Hint: all"):]
+    rows = re.findall(r"^\s+(\d+)\) (\S+) +([+-]\d+\.\d\d)   ", hint, re.M)
+    assert len(rows) == len(legal)
+    for number, move, _ in rows:
+        assert str(legal[int(number) - 1]) == move
+    values = [float(v) for _, _, v in rows]
+    assert values == sorted(values, reverse=True)
 
 
 # ---------------------------------------------------------------- 4. flow
@@ -391,3 +409,45 @@ def test_in_a_terminal_practice_takes_back_a_move():
     assert re.search(rf"Taken back: your {re.escape(chosen)}\b", plain)
     first_prompt = re.search(r"Choose 1-\d+ or type a move", plain).group(0)
     assert plain.count(first_prompt) >= 2
+
+
+# ---------------------------------------------------------------- 7. first screen, stale texts
+def test_the_first_screen_names_the_rules_and_how_to_get_matgo():
+    out = invoke("play", "--seed", "7", input="q\n").stdout
+    head = out[:out.index("You are seat 0")]
+    assert "Rules: casual, quick screen rules" in head
+    assert "Matgo, the full Korean rules: gostop play --rules standard" in head
+    standard = invoke("play", "--seed", "7", "--rules", "standard", input="q\n").stdout
+    assert "Rules: standard, the full Korean rules (Matgo)" in standard
+    assert "gostop play --rules standard" not in standard
+
+
+def test_the_help_names_the_best_bot_not_a_greedy_one():
+    for args in ([], ["play"]):
+        out = invoke(*args, "--help").stdout
+        assert "against a greedy bot" not in out
+        assert "against the best bot" in out
+
+
+@pytest.mark.parametrize("preset", ["standard", "traditional"])
+def test_four_players_under_a_two_or_three_player_preset_says_what_to_set(preset):
+    result = invoke("play", "--rules", preset, "--players", "4")
+    assert result.exit_code == 2
+    err = result.stderr.strip()
+    assert len(err.splitlines()) == 1
+    assert "--set allow_4p=1 --set gwangpalli=1" in err
+    result = invoke("play", "--rules", preset, "--players", "4", "--set", "gwangpalli=1")
+    assert result.exit_code == 2
+    assert "set both: --set allow_4p=1 --set gwangpalli=1" in result.stderr
+    # and what it says works
+    result = invoke("play", "--rules", preset, "--players", "4", "--set", "allow_4p=1",
+                    "--set", "gwangpalli=1", "--auto", "--quiet", "--seed", "3")
+    assert result.exit_code == 0, result.output
+
+
+def test_the_replay_says_you_play(tmp_path):
+    saved = tmp_path / "games.jsonl"
+    invoke("play", "--seed", "5", "--no-pause", "--save", str(saved), input="1\n" * 400)
+    out = invoke("replay", str(saved), input="\n\n\n\nq\n").stdout
+    assert "You play" in out
+    assert "You plays" not in out

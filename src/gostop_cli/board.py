@@ -35,6 +35,13 @@ from gostop_core.cards import (
 )
 from gostop_core.scoring import Score, score as score_pile
 
+from gostop_cli.korean import translate
+
+
+def _t(text: str, korean: bool) -> str:
+    """``text`` in Korean with ``korean`` (:func:`gostop_cli.korean.translate`)."""
+    return translate(text) if korean else text
+
 __all__ = [
     "KIND_STYLE", "KIND_WORD", "card_text", "cards_text", "with_kind", "seat_names",
     "render_board", "board_text", "to_text", "standings_text", "family_target",
@@ -288,6 +295,18 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
         table.add_row(*row)
 
     parts: list[RenderableType] = [head, Text(), field_text(v, korean), Text(), table]
+    progress = [(s, progress_text(v, s, scores[s], korean)) for s in range(n)]
+    progress = [(s, text) for s, text in progress if text]
+    if progress:
+        parts.append(Text())
+        for s, text in progress:
+            line = Text(f"{_t(names[s], korean)}: ", style="bold")
+            line.append_text(text)
+            parts.append(line)
+    forced = in_force_text(v, [_t(name, korean) for name in names], korean)
+    if forced:
+        parts.append(forced)
+    parts += pile_notes(v, scores, korean)
     shown = range(n) if open_hands else [v.seat]
     for s in shown:
         cards = game.hand(s).codes() if game is not None and open_hands else v.hand.codes()
@@ -396,26 +415,129 @@ def seat_notes(v: PlayerView, seat: int) -> list[str]:
 
 
 def _piles(v: PlayerView, seat: int, sc: Score) -> dict[str, Text]:
-    """The captured pile of a seat, grouped by kind, with the counted totals."""
+    """The captured pile of a seat, grouped by kind, with the counted totals.  A card
+    the score moves (9A or 5A counted as junk) stands in the junk column marked
+    ``9A→pi``; a card that counts for nothing under the rules (12R where the rain
+    ribbon does not count) is marked ``12R*`` (:func:`pile_notes` says why)."""
     groups: dict[str, list[str]] = {p: [] for p in PILES}
+    moved = _moved_to_junk(sc)
     for code in v.captured[seat].codes():
-        pile = PILE_OF_KIND[card_kind(code)]
-        if code == "9A" and sc.sake_cup_as_junk:
-            pile = "junk"
-        if code == "5A" and sc.bridge_as_junk:
-            pile = "junk"
+        pile = "junk" if code in moved else PILE_OF_KIND[card_kind(code)]
         groups[pile].append(code)
     counts = {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons,
               "junk": sc.junk}
+    dead = _uncounted(v.rules)
     out = {}
     for pile in PILES:
         if not groups[pile]:
             out[pile] = Text("-", style="dim")
             continue
-        text = cards_text(groups[pile])
+        text = Text()
+        for i, code in enumerate(groups[pile]):
+            if i:
+                text.append(" ")
+            text.append_text(card_text(code))
+            if code in moved:
+                text.append("→pi", style="bold")
+            elif code in dead:
+                text.append("*", style="bold")
         if not (v.rules.family_scoring and pile == "junk"):
             text.append(f" ({counts[pile]})", style="dim")
         out[pile] = text
+    return out
+
+
+def _moved_to_junk(sc: Score) -> set[str]:
+    """The animals this score counts as junk (9A, and 5A under standard)."""
+    return {code for code, moved in (("9A", sc.sake_cup_as_junk), ("5A", sc.bridge_as_junk))
+            if moved}
+
+
+def _uncounted(rules: Rules) -> set[str]:
+    """Cards that count for nothing in their kind under ``rules``."""
+    return set() if rules.rain_ribbon_counts or rules.family_scoring else {"12R"}
+
+
+def pile_notes(v: PlayerView, scores: Sequence[Score], korean: bool = False) -> list[Text]:
+    """Why a card on the board counts otherwise than its kind: ``12R*`` (the rain
+    ribbon counts for no ribbon under these rules) and ``9A→pi`` (the sake cup counted
+    as junk, where it scores more)."""
+    captured = set()
+    moved = set()
+    for s in range(v.players):
+        captured |= set(v.captured[s].codes())
+        moved |= _moved_to_junk(scores[s])
+    notes = []
+    if "12R" in captured and "12R" in _uncounted(v.rules):
+        notes.append(f"12R*: the rain ribbon counts toward no ribbon score under "
+                     f"{v.rules.preset} rules")
+    rules = v.rules
+    for code, value, name in (("9A", rules.sake_cup_junk, "the sake cup"),
+                              ("5A", rules.bridge_junk, "the bridge")):
+        if code in moved:
+            notes.append(f"{code}→pi: {name} counts as {value} junk, not as an animal "
+                         "(it scores more so)")
+    return [Text(_t(n, korean), style="dim") for n in notes]
+
+
+def progress_text(v: PlayerView, seat: int, sc: Score, korean: bool = False) -> Text:
+    """How far a seat is toward each score: ``brights 2/3 · godori 2/3 · hongdan 1/3 ·
+    ribbons 3/5 · animals 4/5 · junk 7/10`` (only what it has started; a set that
+    scores is bold)."""
+    rules = v.rules
+    mask = v.captured[seat].mask
+    parts: list[tuple[str, bool]] = []
+    family = bool(rules.family_scoring)
+    if sc.brights:
+        parts.append((f"brights {sc.brights}" + ("" if sc.brights >= 3 else "/3"),
+                      sc.bright_points > 0))
+    for name, set_mask, points in (("godori", MASK_GODORI, sc.godori_points),
+                                   ("hongdan", MASK_HONGDAN, sc.hongdan_points),
+                                   ("cheongdan", MASK_CHEONGDAN, sc.cheongdan_points),
+                                   ("chodan", MASK_CHODAN, sc.chodan_points)):
+        have = bin(mask & set_mask).count("1")
+        if have and not (family and name in ("godori", "chodan")):
+            parts.append((f"{name} {have}/3", points > 0 or (family and have == 3)))
+    if not family:
+        for name, have, need, points in (
+                ("ribbons", sc.ribbons, rules.ribbon_min, sc.ribbon_points),
+                ("animals", sc.animals, rules.animal_min, sc.animal_points),
+                ("junk", sc.junk, rules.junk_min, sc.junk_points)):
+            if have:
+                parts.append((f"{name} {have}/{need}" if have < need else f"{name} {have}",
+                              points > 0))
+    out = Text()
+    for i, (word, scored) in enumerate(parts):
+        if i:
+            out.append(" · ", style="dim")
+        out.append(_t(word, korean), style="bold green" if scored else "")
+    return out
+
+
+def in_force_text(v: PlayerView, names: Sequence[str], korean: bool = False) -> Text:
+    """The multipliers in force: shakes (and bombs that count as shakes), bombs,
+    Go calls and a nagari stake; empty when there is none."""
+    rules = v.rules
+    parts = []
+    for s in range(v.players):
+        who = names[s]
+        if v.shaken[s]:
+            months = ",".join(str(m) for m in v.shaken[s])
+            wins = "you win" if who == "You" else f"{who} wins"
+            parts.append(f"{who} shook {months} (x{2 ** len(v.shaken[s])} if {wins})")
+        if v.bombs[s] and not rules.bomb_counts_as_shake:
+            parts.append(f"{who} {v.bombs[s]} bomb" + ("s" if v.bombs[s] > 1 else ""))
+        if v.go_counts[s]:
+            go = f"{who} {v.go_counts[s]} Go"
+            if rules.go_bak:
+                go += f" ({'pay' if who == 'You' else 'pays'} double if another wins)"
+            parts.append(go)
+    if v.stake_doublings:
+        parts.append(f"nagari stakes x{2 ** v.stake_doublings}")
+    if not parts:
+        return Text()
+    out = Text(_t("In force: ", korean), style="bold magenta")
+    out.append(" · ".join(_t(p, korean) for p in parts), style="magenta")
     return out
 
 
@@ -537,6 +659,8 @@ def rules_line(rules: Rules) -> Text:
     _, plus, changed = token.partition("+")
     if plus:
         out.append(f"; changed: {changed.replace('+', ', ')}")
+    if rules.preset != "standard":
+        out.append("\nMatgo, the full Korean rules: gostop play --rules standard", style="dim")
     return out
 
 

@@ -69,7 +69,7 @@ def cli() -> None:
 
     \b
     Examples:
-      gostop play                         # you against a greedy bot
+      gostop play                         # you against the best bot
       gostop play --players 3 --seed 7    # two bots, a replayable deal
       gostop deal --seed 7                # the position string of a deal
       gostop perft --seed 7 --depth 4 --divide
@@ -100,7 +100,8 @@ def split_bot_names(text: str) -> list[str]:
 
 @cli.command(epilog="""\b
 Examples:
-  gostop play                               # you (seat 0) against a greedy bot
+  gostop play                               # you (seat 0) against the best bot
+  gostop play --rules standard              # Matgo: the full Korean rules
   gostop play --rules traditional --hands 5 # a five-hand match for chips
   gostop play --players 3 --bot greedy,random --seed 42
   gostop play --auto --players 4 --no-pause # bots on every seat, a demo
@@ -201,7 +202,14 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
         raise click.BadParameter(
             f"{len(names)} bots named for {players - 1} bot seat(s)", param_hint="'--bot'")
     seats: list[str | None] = [first if auto else None] + seat_bots
-    rules = make_rules(preset, overrides)
+    try:
+        rules = make_rules(preset, overrides)
+        rules.check_players(players)
+    except CommandError as exc:
+        raise CommandError(four_player_advice(exc.message, preset, players)) from None
+    except GoStopError as exc:
+        raise CommandError(four_player_advice(" ".join(str(exc).split()), preset,
+                                              players)) from None
     if dealer is not None and dealer >= players:
         raise click.BadParameter(f"seat {dealer} is not a seat of a {players}-player game",
                                  param_hint="'--dealer'")
@@ -223,6 +231,18 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
     except (GoStopError, ValueError) as exc:  # a match the engine cannot go on with
         raise CommandError(" ".join(str(exc).split())) from None
     sys.exit(code)
+
+
+def four_player_advice(message: str, preset: str, players: int) -> str:
+    """An error about four players or gwangpalli, with what to set: the presets for two
+    and three play four-handed only as gwangpalli (the seat before the dealer sits out)."""
+    if "gwangpalli" in message and "allow_4p" in message:
+        return f"{message}; set both: --set allow_4p=1 --set gwangpalli=1"
+    if players == 4 and "not allowed" in message:
+        return (f"{message}; four players play {preset} as gwangpalli, the seat before the "
+                "dealer sitting out each hand: --set allow_4p=1 --set gwangpalli=1 "
+                "(casual and family seat four as they are)")
+    return message
 
 
 # ---------------------------------------------------------------- deal
@@ -563,6 +583,8 @@ from gostop_cli.selfplay import selfplay  # noqa: E402
 cli.add_command(selfplay)
 from gostop_cli.serve import serve  # noqa: E402
 cli.add_command(serve)
+from gostop_cli.svg_cmd import svg_cmd  # noqa: E402
+cli.add_command(svg_cmd)
 
 
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``

@@ -31,6 +31,7 @@ from gostop_cli.board import (
     family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
     report_renderables, rules_line, seat_names, you_grammar, signed, stake_text, standings_text,
 )
+from gostop_cli.korean import translate
 from gostop_cli.narration import Narrator, verb
 from gostop_cli.prompt import (
     EndOfInput, QuitGame, ask, command_of, help_text, isatty, legend_text, read_decision,
@@ -82,6 +83,10 @@ class Session:
         self.echo = not isatty(sys.stdin)
 
     # ---------------------------------------------------------------- output
+    def t(self, text: str) -> str:
+        """``text`` as the screen says it: in Korean with ``--korean``."""
+        return translate(text) if self.korean else text
+
     def out(self, item: RenderableType) -> None:
         if not self.quiet:
             self.console.print(item)
@@ -221,7 +226,7 @@ class Session:
             self.console.print(kinds_legend(self.korean))
             self.print_options(view, legal)
 
-        handlers = {"hint": lambda: self.show_hint(view), "help": show_help,
+        handlers = {"hint": lambda: self.show_hint(view, legal), "help": show_help,
                     "board": redraw, "position": lambda: self.show_position(seat),
                     "quit": self.leave}
         if self.practice:
@@ -233,20 +238,27 @@ class Session:
         return ["hint", "help", "board", "position"] + (["undo"] if self.practice else []) + [
             "quit"]
 
-    def show_hint(self, view: PlayerView) -> None:
+    def show_hint(self, view: PlayerView, legal: Sequence[Move] | None = None) -> None:
         """'?': the expectimax bot's ranking of every legal move, from this view
-        only, in the payout's units; the line shows only what the seat may know."""
+        only, in the payout's units; the line shows only what the seat may know.
+        Each move carries its number in the menu (``legal``), so a number typed
+        after the hint plays the move the hint shows under that number."""
         ranked = hint_moves(view)
         unit = payout_unit(view.rules)
         stop = " (a Stop: what it pays)" if view.rules.go_stop else ""
-        self.console.print(Text(f"Hint: all {len(ranked)} moves, best first, with the net {unit} "
-                                f"each should bring you from here{stop}, then a likely line "
-                                "(flip = a card from the stock):", style="bold"))
+        menu = {move: i for i, move in enumerate(legal or [r.move for r in ranked], 1)}
+        self.console.print(Text(self.t(
+            f"Hint: all {len(ranked)} moves, best first, with the net {unit} each should "
+            f"bring you from here{stop}, then a likely line (flip = a card from the stock). "
+            "The numbers are the menu's:"), style="bold"))
         width = max(len(str(r.move)) for r in ranked)
+        digits = len(str(len(menu)))
         known = view.hand.codes() + view.field.codes()
-        for i, r in enumerate(ranked, 1):
+        for r in ranked:
             rest = public_line(r.line[1:], self.names, known)
-            self.console.print(Text(f"  {i:>2}. {str(r.move):<{width}} {r.value:+7.2f}   "
+            number = menu.get(r.move)
+            key = f"{number:>{digits}})" if number is not None else " " * (digits + 1)
+            self.console.print(Text(f"  {key} {str(r.move):<{width}} {r.value:+7.2f}   "
                                     f"{' '.join(rest)}"))
 
     def show_position(self, seat: int) -> None:
