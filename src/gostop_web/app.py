@@ -26,10 +26,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from gostop_core import GoStopError, Rules, preset_names
+from gostop_core import Rules, preset_names, svg
 from gostop_core.bots import BOT_NAMES, SETTINGS_PREFIXES
 from gostop_core.cards import CARD_CODES
-from gostop_web import pictures
 from gostop_web.replay import ReplayLibrary
 from gostop_web.tables import BUILTIN_BOTS, MAX_TABLES, HintFunction, Table, TableError
 
@@ -43,6 +42,8 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 20
 #: Host names a server bound to the loopback interface answers to.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: Width of a served card picture (the page scales it).
+CARD_PICTURE_WIDTH = 120
 #: Keys a client message may hold, by type.
 _MESSAGE_KEYS = {"move": {"type", "move", "seat", "turn"}, "hint": {"type", "seat"},
                  "next": {"type", "seat"}, "ping": {"type"}}
@@ -236,10 +237,11 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
 
     async def card(request: Request) -> Response:
         code = request.path_params["code"]
+        # the package's own drawings (gostop_core.svg): no image file from outside
         if code == "back":
-            body = pictures.back_svg()
+            body = svg.back(size=CARD_PICTURE_WIDTH)
         elif code in CARD_CODES:
-            body = pictures.card_svg(code)
+            body = svg.card(code, size=CARD_PICTURE_WIDTH)
         else:
             return PlainTextResponse("no such card", 404)
         return Response(body, media_type="image/svg+xml",

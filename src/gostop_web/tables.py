@@ -12,16 +12,14 @@ left out."""
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from gostop_core import GoStopError, Game, Match, Move, Rules
 from gostop_core.bots import Bot, make_bot
-from gostop_core.errors import BotSpecError
 from gostop_core.records import Seat, record_from_game
 from gostop_web.state import outcome_state, public_events, view_state
 
