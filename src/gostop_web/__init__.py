@@ -44,5 +44,4 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | Non
     print(f"gostop serve: {url}  (Ctrl-C stops)", flush=True)
     if open_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
-                ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

@@ -169,6 +169,7 @@ class Table:
             "names": self.names,
             "bots": [s.bot_spec for s in self.seats],
             "hand_number": self.hand_number,
+            "moves": len(g.move_stack),  # decisions so far this hand (public)
             "ledger": list(self.match.ledger),
             "view": state,
             "legal": legal,

@@ -131,8 +131,12 @@ function pileView(view, seat, marks, size) {
   for (const st of cap.sets)
     sets.append(el("span", { class: st.have === st.of ? "done" : "", "data-set": st.name,
                              text: t(st.name) + " " + st.have + "/" + st.of }));
-  sets.append(el("span", { "data-set": "brights", text: t("brights_of") + " " + cap.bright_cards + "/3" }));
-  sets.append(el("span", { "data-set": "junk", text: t("junk_to") + " " + cap.counts.junk + "/" + cap.goals.junk }));
+  if (!view.family) {  // family scoring counts card points, not these thresholds
+    sets.append(el("span", { class: cap.bright_cards >= 3 ? "done" : "", "data-set": "brights",
+                             text: t("brights_of") + " " + cap.bright_cards + "/3" }));
+    sets.append(el("span", { class: cap.counts.junk >= cap.goals.junk ? "done" : "", "data-set": "junk",
+                             text: t("junk_to") + " " + cap.counts.junk + "/" + cap.goals.junk }));
+  }
   return el("div", {}, piles, sets);
 }
 
@@ -151,7 +155,8 @@ function seatPanel(frame, seat, marks, opts) {
   const mult = multipliers(view, seat);
   const panel = el("div", { class: "panel seat" + (view.to_move === seat && view.phase !== "over" ? " turn" : ""),
                             "data-seat": String(seat) }, head);
-  if (mult.length) panel.append(el("div", { class: "mults", text: t("multipliers") + ": " + mult.join(" · ") }));
+  panel.append(el("div", { class: "mults", "data-multipliers": "",
+                           text: t("multipliers") + ": " + (mult.length ? mult.join(" · ") : t("none")) }));
   if (opts && opts.hand) {
     const h = el("div", { class: "cards small" });
     opts.hand.forEach(c => h.append(cardImg(c)));
@@ -175,11 +180,11 @@ function headerInfo(frame) {
 }
 
 function logLines(box, events, fresh) {
+  if (fresh) for (const old of box.querySelectorAll("div.new")) old.classList.remove("new");
   for (const ev of events || []) {
     if (ev.kind === "turn_end") continue;
     const line = el("div", { class: fresh ? "new" : "", text: ev.text });
     box.prepend(line);
   }
-  for (const old of box.querySelectorAll("div.new")) if (!fresh) old.classList.remove("new");
   while (box.childElementCount > 200) box.lastChild.remove();
 }

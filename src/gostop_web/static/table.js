@@ -5,7 +5,7 @@
 
 const tableId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token") || "";
-let frame = null, pending = null, sock = null, retry = 0, lastTurns = -1, hintMoves = null;
+let framesSeen = 0, frame = null, pending = null, sock = null, retry = 0, lastTurns = -1, hintMoves = null;
 
 function wsUrl() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -17,7 +17,10 @@ function connect() {
   sock.onopen = () => { retry = 0; };
   sock.onmessage = (e) => {
     const msg = JSON.parse(e.data);
-    if (msg.type === "state") { frame = msg; pending = null; showError(""); render(true); }
+    if (msg.type === "state") {
+      frame = msg; pending = null; showError(""); render(true);
+      document.body.dataset.frames = String(++framesSeen);  // for tests and tools
+    }
     else if (msg.type === "error") showError(msg.error);
     else if (msg.type === "hint") showHint(msg);
   };
