@@ -166,6 +166,8 @@ def test_two_people_at_one_table_see_only_their_own_hands_and_a_reload_rejoins(s
     # the Korean labels, then a few moves by clicking on whichever page is to move
     pages[0].click("#lang")
     assert "바닥" in pages[0].inner_text("#field-title")
+    assert "광" in pages[0].inner_text("#me")
+    pages[0].screenshot(path=str(SHOTS / "table-korean.png"), full_page=True)
     for _ in range(6):
         if g.is_over():
             break

@@ -70,10 +70,11 @@ class TokenBucket:
 class WsConnection:
     """One browser connection to a table: its seat (``None``: a watcher)."""
 
-    def __init__(self, ws: WebSocket, seat: int | None):
+    def __init__(self, ws: WebSocket, seat: int | None,
+                 rate: tuple[float, int] = (RATE_PER_SECOND, RATE_BURST)):
         self.ws = ws
         self.seat = seat
-        self.bucket = TokenBucket()
+        self.bucket = TokenBucket(*rate)
         self._send_lock = asyncio.Lock()
 
     async def send_json(self, data: Any) -> None:
@@ -133,14 +134,16 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
                trusted_hosts: Iterable[str] | None = LOOPBACK_HOSTS,
                move_delay: float = 0.6, seed: int | None = None,
                replay: ReplayLibrary | None = None, workers: int = 4,
-               max_tables: int = MAX_TABLES) -> Starlette:
+               max_tables: int = MAX_TABLES,
+               rate: tuple[float, int] = (RATE_PER_SECOND, RATE_BURST)) -> Starlette:
     """The web table.  ``hint`` ranks a view's moves (``gostop serve`` passes
     ``gostop hint``'s function; ``None`` turns the hint button off).  ``bots``
     are the bot specifications the lobby offers besides the built-in bots and
     installed plug-ins (an outside ``cmd:`` program or a Python file is run only
     when the person who started the server named it).  ``trusted_hosts`` are
     the host names the server answers to (``None``: any).  ``move_delay`` is the
-    pause before each bot move, for the eye; ``seed`` fixes the deals (tests)."""
+    pause before each bot move, for the eye; ``seed`` fixes the deals (tests);
+    ``rate`` is each connection's message limit (per second, burst)."""
     approved = {b.strip() for b in bots}
     hosts = None if trusted_hosts is None else {h.lower().strip("[]") for h in trusted_hosts}
     tables: dict[str, Table] = {}
@@ -269,7 +272,7 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
             return
         seat = table.seat_of_token(ws.query_params.get("token"))
         await ws.accept()
-        conn = WsConnection(ws, seat)
+        conn = WsConnection(ws, seat, rate)
         table.connections.add(conn)
         strikes = 0
         try:
