@@ -179,11 +179,30 @@ function headerInfo(frame) {
   return bits.join(" · ");
 }
 
-function logLines(box, events, fresh) {
+// An event in the page's language: the engine's English sentence, or Korean
+// words for the common kinds (the rest keep the engine's sentence).
+const KO_EVENTS = {
+  played: (w, e) => w + " " + e.card + " 냄", flipped: (w, e) => w + " " + e.card + " 뒤집음",
+  captured: (w, e) => w + " " + e.cards.join(" ") + " 먹음",
+  stolen: (w, e, n) => w + ": " + n[e.other] + "에게서 " + e.card + " 뺏음",
+  bonus: (w, e) => w + " 보너스 " + e.card, drawn: (w) => w + " 한 장 더 받음",
+  go: (w, e) => w + " 고 (" + e.other + ")", stop: (w) => w + " 스톱",
+  bomb: (w, e) => w + " 폭탄 " + e.card + "월", shake: (w, e) => w + " 흔들기 " + e.card + "월",
+  ppeok: (w, e) => w + " 뻑 (" + e.card + "월)", ttadak: (w, e) => w + " 따닥 (" + e.card + "월)",
+  jjok: (w) => w + " 쪽", sseul: (w) => w + " 싹쓸이", draw: () => "나가리",
+  chongtong: (w, e) => w + " 총통 (" + e.card + "월)",
+};
+function eventText(ev, names) {
+  const f = KO_EVENTS[ev.kind];
+  if (LANG !== "ko" || !f || !names) return ev.text;
+  return f(names[ev.player], ev, names);
+}
+
+function logLines(box, events, fresh, names) {
   if (fresh) for (const old of box.querySelectorAll("div.new")) old.classList.remove("new");
   for (const ev of events || []) {
     if (ev.kind === "turn_end") continue;
-    const line = el("div", { class: fresh ? "new" : "", text: ev.text });
+    const line = el("div", { class: fresh ? "new" : "", text: eventText(ev, names) });
     box.prepend(line);
   }
   while (box.childElementCount > 200) box.lastChild.remove();

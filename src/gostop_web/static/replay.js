@@ -24,7 +24,7 @@ function draw() {
   document.getElementById("prompt").textContent = f.decision == null ? "" : game.names[f.seat] + ": " + f.decision;
   const log = document.getElementById("log");
   log.replaceChildren();
-  for (let i = 0; i <= step; i++) logLines(log, game.frames[i].events, i === step);
+  for (let i = 0; i <= step; i++) logLines(log, game.frames[i].events, i === step, game.names);
   document.getElementById("report").textContent = f.outcome ? f.outcome.report.join("\n") : "";
 }
 function go(to) { if (game) { step = Math.max(0, Math.min(game.frames.length - 1, to)); draw(); } }

@@ -138,7 +138,8 @@ function render(fresh) {
   }
 
   // the log, the ledger, the hint
-  if (fresh) logLines(document.getElementById("log"), frame.events, true);
+  if (fresh) logLines(document.getElementById("log"), frame.events, true, frame.names);
+  if (fresh) drawRecent(frame.events, frame.names);
   const ledger = document.getElementById("ledger");
   ledger.textContent = t("ledger") + ": " + frame.names.map((n, q) => n + " " + frame.ledger[q]).join(" · ");
   if (v.turns !== lastTurns) { hintMoves = null; lastTurns = v.turns; }
@@ -156,6 +157,28 @@ function render(fresh) {
   } else over.classList.remove("show");
 }
 
+// The last turn as it happened: the card played, the card flipped, what was
+// captured and stolen, each shown with a short highlight.
+let turnEvents = [];
+function drawRecent(events, names) {
+  const box = document.getElementById("recent");
+  // a turn may come in several frames (a flip that asks for a choice, Go/Stop)
+  if (turnEvents.length && turnEvents[turnEvents.length - 1].kind === "turn_end") turnEvents = [];
+  turnEvents = turnEvents.concat(events || []);
+  const shown = turnEvents.filter(e => ["played", "flipped", "captured", "stolen", "bomb"].includes(e.kind));
+  if (!shown.length) return;
+  box.replaceChildren();
+  for (const ev of shown) {
+    const cards = ev.kind === "captured" || ev.kind === "bomb" ? ev.cards : [ev.card];
+    const step = el("div", { class: "step", "data-event": ev.kind },
+                    el("div", { class: "whos", text: eventText(ev, names) }));
+    const row = el("div", { class: "cards tiny" });
+    cards.filter(c => c).forEach(c => row.append(cardImg(c, ev.kind === "stolen" ? "stolen" : "flash")));
+    step.append(row);
+    box.append(step);
+  }
+}
+
 function drawHint() {
   const box = document.getElementById("hint");
   box.replaceChildren(el("h2", { text: t("hint") }));
@@ -164,7 +187,7 @@ function drawHint() {
   box.firstChild.textContent = t("hint_title", { unit: hintMoves.unit });
   const list = el("ol", { id: "hint-list" });
   hintMoves.moves.forEach((r, i) => list.append(el("li", { class: i === 0 ? "best" : "",
-    "data-move": r.move, text: moveLabel(r.move) + "  " + (r.value >= 0 ? "+" : "") + r.value.toFixed(2) })));
+    "data-move": r.move, text: moveLabel(r.move) + "  " + (r.value >= 0 ? "+" : "") + r.value.toFixed(3) })));
   box.append(list);
 }
 function showHint(msg) { if (frame && msg.turns === frame.view.turns) { hintMoves = msg; drawHint(); } }
