@@ -296,7 +296,8 @@ def test_the_hint_is_gostop_hint_ranking_of_the_seat_view(client):
         hint = receive_until(ws, "hint")
     expected = quick_hint(g.view(0))
     assert [m["move"] for m in hint["moves"]] == [str(r.move) for r in expected]
-    assert [m["value"] for m in hint["moves"]] == [round(r.value, 3) for r in expected]
+    assert [m["value"] for m in hint["moves"]] == pytest.approx([r.value for r in expected],
+                                                                abs=1e-9)
     assert hint["unit"] == "chips"
 
 
@@ -374,3 +375,22 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch):
     result = CliRunner().invoke(cli, ["serve"])
     assert result.exit_code == 2
     assert "pip install 'gostop[web]'" in result.output and result.output.count("\n") == 1
+
+
+def test_the_hint_frame_matches_the_gostop_hint_command(client):
+    """The same view through ``gostop hint --json`` with the same settings: the
+    same moves in the same order with the same values."""
+    table = new_table(client, rules="casual", seats=[None, "greedy"])
+    g = game_of(client, table)
+    with connect(client, table, token_of(table)) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "hint"})
+        hint = receive_until(ws, "hint")
+    result = CliRunner().invoke(cli, ["hint", g.view(0).to_str(), "--depth", "1", "--samples",
+                                      "8", "--time", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    assert [m["move"] for m in hint["moves"]] == [m["move"] for m in printed["moves"]]
+    # the command's JSON rounds the values: equal to its precision
+    assert [m["value"] for m in hint["moves"]] == pytest.approx(
+        [m["value"] for m in printed["moves"]], abs=1e-3)

@@ -301,7 +301,7 @@ class Table:
         ranked = await asyncio.get_running_loop().run_in_executor(self.executor, hint, view)
         from_unit = {1: "chips", 2: "balance"}.get(self.rules.payment, "points")
         return {"type": "hint", "turns": turns, "unit": from_unit,
-                "moves": [{"move": str(r.move), "value": round(r.value, 3)} for r in ranked]}
+                "moves": [{"move": str(r.move), "value": r.value} for r in ranked]}
 
     def record_lines(self) -> str:
         """Every finished hand of the table, one ``gostop-record/1`` JSON line each."""
