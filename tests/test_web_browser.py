@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import socket
+import tempfile
 import threading
 import time
 import urllib.request
@@ -32,7 +33,10 @@ if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
     pytest.skip(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)",
                 allow_module_level=True)
 
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "web"
+#: Where the screenshots go: GOSTOP_SCREENSHOTS=docs/web refreshes those of
+#: docs/web.md; by default a temporary folder, so a test run changes no file.
+SHOTS = Path(os.environ.get("GOSTOP_SCREENSHOTS") or tempfile.mkdtemp(prefix="gostop-web-"))
+SHOTS.mkdir(parents=True, exist_ok=True)
 PRESET_GAMES = [("casual", 3), ("traditional", 2), ("standard", 2), ("family", 4)]
 
 
