@@ -394,3 +394,36 @@ def test_the_hint_frame_matches_the_gostop_hint_command(client):
     # the command's JSON rounds the values: equal to its precision
     assert [m["value"] for m in hint["moves"]] == pytest.approx(
         [m["value"] for m in printed["moves"]], abs=1e-3)
+
+
+def test_gostop_serve_listens_on_the_loopback_and_stops_on_ctrl_c():
+    """The real command: it serves the lobby on 127.0.0.1 and Ctrl-C ends it at once."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "gostop_cli", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as r:
+                    assert r.status == 200 and "Go-Stop" in r.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()
+                assert time.monotonic() < deadline, "gostop serve did not start"
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert f"http://127.0.0.1:{port}/" in out
+    assert "Traceback" not in err

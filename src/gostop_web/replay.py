@@ -62,11 +62,11 @@ class ReplayLibrary:
         def frame(decision: str | None, seat: int | None, events: list) -> dict[str, Any]:
             mover = game.turn if game.turn is not None else 0
             state = view_state(game.view(mover), own_hand=False)
+            outcome = game.outcome()
             return {"decision": decision, "seat": seat, "view": state,
                     "hands": [game.hand(p).codes() for p in range(game.players)],
                     "events": public_events(events, None, names),
-                    "outcome": (outcome_state(game.outcome(), names)
-                                if game.is_over() else None)}
+                    "outcome": outcome_state(outcome, names) if outcome is not None else None}
 
         frames = [frame(None, None, game.deal_events())]
         for d in rec.decisions:

@@ -222,11 +222,12 @@ class Table:
     def _finish(self) -> None:
         g = self.game
         outcome = g.outcome()
+        assert outcome is not None
         for s in self.seats:
             if s.bot is not None:
                 try:
                     s.bot.end_hand(g.view(s.index), outcome)
-                except Exception:
+                except Exception:  # a bot's own bookkeeping must not stop the table
                     pass
         self.match.record(g)  # the ledger, the next dealer, the nagari streak
         seats = [Seat(s.name, s.bot_spec) for s in self.seats]
@@ -251,7 +252,7 @@ class Table:
         if self._closed or (self._bot_task is not None and not self._bot_task.done()):
             return
         g = self.game
-        if g.is_over() or not self.seats[g.turn].is_bot:
+        if g.turn is None or not self.seats[g.turn].is_bot:
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
@@ -259,7 +260,7 @@ class Table:
         loop = asyncio.get_running_loop()
         while not self._closed:
             g = self.game
-            if g.is_over():
+            if g.turn is None:  # the hand is over
                 return
             seat = self.seats[g.turn]
             if seat.bot is None:
