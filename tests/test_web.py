@@ -17,7 +17,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 from click.testing import CliRunner  # noqa: E402
 with warnings.catch_warnings():  # Starlette suggests httpx2, which the extra need not have
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from gostop_core import Game, read_records, svg  # noqa: E402
@@ -427,3 +427,21 @@ def test_gostop_serve_listens_on_the_loopback_and_stops_on_ctrl_c():
             proc.kill()
     assert f"http://127.0.0.1:{port}/" in out
     assert "Traceback" not in err
+
+
+def test_a_repeated_hint_request_is_searched_once(client):
+    calls = []
+
+    def counting_hint(view):
+        calls.append(view.to_str())
+        return quick_hint(view)
+    app = create_app(hint=counting_hint, move_delay=0, seed=3)
+    with TestClient(app, base_url=BASE) as c:
+        table = new_table(c, seats=[None, "greedy"])
+        with connect(c, table, token_of(table)) as ws:
+            ws.receive_json()
+            for _ in range(3):
+                ws.send_json({"type": "hint"})
+            hints = [receive_until(ws, "hint") for _ in range(3)]
+    assert len(calls) == 1
+    assert hints[0] == hints[1] == hints[2] and hints[0]["moves_played"] == 0

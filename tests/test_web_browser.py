@@ -35,6 +35,9 @@ if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
 
 #: Where the screenshots go: GOSTOP_SCREENSHOTS=docs/web refreshes those of
 #: docs/web.md; by default a temporary folder, so a test run changes no file.
+# in the default run wherever Chromium and Playwright are; `-m "not browser"` leaves them out
+pytestmark = pytest.mark.browser
+
 SHOTS = Path(os.environ.get("GOSTOP_SCREENSHOTS") or tempfile.mkdtemp(prefix="gostop-web-"))
 SHOTS.mkdir(parents=True, exist_ok=True)
 PRESET_GAMES = [("casual", 3), ("traditional", 2), ("standard", 2), ("family", 4)]

@@ -81,6 +81,7 @@ class Table:
     hand_number: int = 0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _bot_task: asyncio.Task | None = None
+    _hints: dict = field(default_factory=dict)
     _closed: bool = False
 
     @classmethod
@@ -297,11 +298,20 @@ class Table:
         g = self.game
         if g.is_over() or g.turn != seat or self.seats[seat].is_bot:
             raise TableError("a hint is given only on your turn")
-        view = g.view(seat)
-        turns = view.turns
-        ranked = await asyncio.get_running_loop().run_in_executor(self.executor, hint, view)
+        # one search per decision, however often it is asked: a repeated request
+        # waits for the same result instead of taking another worker
+        key = (self.hand_number, len(g.move_stack), seat)
+        turns = g.view(seat).turns  # the decision the hint is for
+        task = self._hints.get(key)
+        if task is None:
+            view = g.view(seat)
+            self._hints = {}  # the hints of earlier decisions are stale
+            task = self._hints[key] = asyncio.ensure_future(
+                asyncio.get_running_loop().run_in_executor(self.executor, hint, view))
+        ranked = await asyncio.shield(task)
         from_unit = {1: "chips", 2: "balance"}.get(self.rules.payment, "points")
-        return {"type": "hint", "turns": turns, "unit": from_unit,
+        return {"type": "hint", "turns": turns, "hand_number": key[0], "moves_played": key[1],
+                "unit": from_unit,
                 "moves": [{"move": str(r.move), "value": r.value} for r in ranked]}
 
     def record_lines(self) -> str:

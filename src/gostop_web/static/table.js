@@ -142,7 +142,8 @@ function render(fresh) {
   if (fresh) drawRecent(frame.events, frame.names);
   const ledger = document.getElementById("ledger");
   ledger.textContent = t("ledger") + ": " + frame.names.map((n, q) => n + " " + frame.ledger[q]).join(" · ");
-  if (v.turns !== lastTurns) { hintMoves = null; lastTurns = v.turns; }
+  const at = frame.hand_number + ":" + frame.moves;  // one decision
+  if (at !== lastTurns) { hintMoves = null; lastTurns = at; }
   drawHint();
 
   // the hand-over: the engine's payment report
@@ -190,7 +191,11 @@ function drawHint() {
     "data-move": r.move, text: moveLabel(r.move) + "  " + (r.value >= 0 ? "+" : "") + r.value.toFixed(3) })));
   box.append(list);
 }
-function showHint(msg) { if (frame && msg.turns === frame.view.turns) { hintMoves = msg; drawHint(); } }
+function showHint(msg) {  // only for the decision still to be made
+  if (frame && msg.hand_number === frame.hand_number && msg.moves_played === frame.moves) {
+    hintMoves = msg; drawHint();
+  }
+}
 
 let HINTS = false;
 fetch("/api/presets").then(r => r.json()).then(d => { HINTS = d.hint; render(false); });
