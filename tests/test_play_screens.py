@@ -271,7 +271,7 @@ def test_cards_in_words():
     assert re.search(r"\(\w{3} (junk|bright|animal|ribbon|double junk)", out)
     korean = invoke("play", "--rules", "traditional", "--seed", "75", "--dealer", "0",
                     "--korean", input="").stdout
-    assert "월" in korean and "Field  " in korean
+    assert "월" in korean and "바닥  " in korean
 
 
 def test_card_colours_suit_dark_and_light_terminals():
@@ -451,3 +451,98 @@ def test_the_replay_says_you_play(tmp_path):
     out = invoke("replay", str(saved), input="\n\n\n\nq\n").stdout
     assert "You play" in out
     assert "You plays" not in out
+
+
+# ---------------------------------------------------------------- 8. fewer Enters: --redraw
+@pytest.mark.parametrize("players", [3, 4])
+def test_redraw_needs_no_enter_between_your_moves(players):
+    result = invoke("play", "--players", str(players), "--seed", "7", "--redraw",
+                    "--bot", "greedy", input="1\n" * 400)
+    out = result.stdout
+    assert result.exit_code == 0 and "Hand over" in out
+    # the only prompts are your decisions: no Enter between them
+    assert "Press Enter" not in out
+    prompts = re.findall(r"^(?:Choose 1-\d+ or type a move|Type 1 \(or Enter\) to confirm): ",
+                         out, re.M)
+    assert len(prompts) == len(re.findall(r"^\S.*: \d+$", out, re.M))
+    # every bot turn is told on the next screen, once, in the panel of the turns since
+    # your last move
+    bot_turns = re.findall(r"^│ Turn \d+ · Bot \d \(greedy\): ", out, re.M)
+    assert bot_turns and len(bot_turns) == len(set(bot_turns))
+    assert "Since your last move" in out
+    assert "Turn 2 · Bot 1" not in out.split("Since your last move")[0]
+
+
+def test_scroll_waits_after_every_turn_as_before():
+    out = invoke("play", "--players", "3", "--seed", "7", "--scroll", "--bot", "greedy",
+                 input="1\n" * 400).stdout
+    assert "Press Enter to continue (q quits)" in out
+    assert "Since your last move" not in out
+
+
+def test_redraw_is_the_default_only_at_a_terminal(monkeypatch):
+    from gostop_cli import main as main_module
+    assert main_module.on_a_terminal() is False  # the test runner's streams are no terminal
+    out = invoke("play", "--players", "3", "--seed", "7", input="1\n" * 400).stdout
+    assert "Press Enter to continue" in out
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+def test_the_screens_fit_80_columns(preset, players):
+    out = invoke("play", "--rules", preset, "--players", str(players), "--seed", "9",
+                 "--redraw", "--bot", "greedy", input="1\n" * 400,
+                 env={"COLUMNS": "80"}).stdout
+    assert "Hand over" in out or "Standings" in out
+    too_wide = [line for line in out.splitlines() if len(line) > 80]
+    assert too_wide == []
+
+
+# ---------------------------------------------------------------- 9. --korean, the whole screen
+#: English words a Korean screen may keep: what the player types (moves and command
+#: keys), the preset and bot names, and the command line it quotes.
+TYPED = {"casual", "traditional", "standard", "family", "greedy", "best", "gostop", "play",
+         "rules", "Enter", "hint", "help", "board", "position", "quit", "undo", "flip",
+         "fliponly", "stop", "shake", "bomb", "view"}
+
+
+def english_words(screen: str) -> set[str]:
+    """Words of three or more Latin letters on a screen, card codes and typed words aside."""
+    text = re.sub(r"(?<![A-Za-z0-9])((1[0-2]|[1-9])[BARJD]\d?|X[23])(?![A-Za-z0-9])", " ",
+                  screen)
+    text = re.sub(r"gostop-view/1 .*", "", text)  # the view string 'p' prints
+    return {w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in TYPED}
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+@pytest.mark.parametrize("flow", ["--redraw", "--scroll"])
+def test_korean_translates_the_whole_screen(preset, players, flow):
+    out = invoke("play", "--rules", preset, "--players", str(players), "--seed", "11",
+                 "--korean", flow, "--bot", "greedy", "--hands", "2",
+                 input="1\n" * 600).stdout
+    assert "판 끝" in out and "순위" in out  # the hand and the match were played out
+    assert english_words(out) == set(), sorted(english_words(out))
+    # column heads, prompts and events are Korean
+    for word in ("이름", "손패", "바닥", "내 차례:", "중에서 고르거나 수를 입력", "점수"):
+        assert word in out, word
+
+
+def test_korean_commands_hint_and_help():
+    out = invoke("play", "--seed", "7", "--korean", "--scroll",
+                 input="?\nh\nb\nzz\n99\nq\n").stdout
+    assert english_words(out) == set(), sorted(english_words(out))
+    assert "힌트: 가능한 수" in out and "번호는 메뉴의 번호" in out
+    assert "? 힌트 · h 도움말 · b 판 · p 포지션 · q 끝내기" in out
+    assert "99번 선택지는 없음" in out
+
+
+def test_a_take_back_under_redraw_tells_no_turn_taken_back():
+    out = invoke("play", "--players", "3", "--seed", "7", "--redraw", "--practice", "--bot",
+                 "greedy", input="2\nu\n2\nq\n").stdout
+    assert "Taken back: your" in out
+    after = out[out.index("Taken back: your"):]
+    # the next screen comes after your decision again, with only the turns since it
+    assert "Since your last move" in after
+    panels = after.split("Since your last move")[1:]
+    for panel in panels:
+        turns = re.findall(r"^│ Turn (\d+) · ", panel.split("╰")[0], re.M)
+        assert turns == sorted(set(turns), key=int)
