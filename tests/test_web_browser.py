@@ -26,7 +26,10 @@ sync_api = pytest.importorskip("playwright.sync_api",
 
 from gostop_cli.analysis import hint_moves  # noqa: E402
 from gostop_core.cards import CARD_CODES  # noqa: E402
-from gostop_web import create_app  # noqa: E402
+from gostop_core import Game  # noqa: E402
+from gostop_core.bots import make_bot, play_game  # noqa: E402
+from gostop_core.records import record_from_game  # noqa: E402
+from gostop_web import ReplayLibrary, create_app  # noqa: E402
 
 CHROMIUM = os.environ.get("GOSTOP_CHROMIUM", "/usr/bin/chromium")
 if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
@@ -47,6 +50,16 @@ def quick_hint(view):
     return hint_moves(view, depth=1, samples=8, time_ms=0)
 
 
+def saved_hands() -> ReplayLibrary:
+    """Two hands of greedy bots, saved as records, for the replay page."""
+    records = []
+    for seed, rules in ((5, "standard"), (6, "casual")):
+        game = Game(rules, 2, seed=seed)
+        play_game(game, [make_bot("greedy", seed=1), make_bot("greedy", seed=2)])
+        records.append(record_from_game(game, ["Ann", "Bo"]))
+    return ReplayLibrary(records, "saved")
+
+
 @pytest.fixture(scope="module")
 def server():
     """The app on a free loopback port, served by uvicorn in a thread."""
@@ -54,7 +67,7 @@ def server():
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    app = create_app(hint=quick_hint, move_delay=0.02, seed=20261201)
+    app = create_app(hint=quick_hint, move_delay=0.02, seed=20261201, replay=saved_hands())
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             lifespan="on")
     srv = uvicorn.Server(config)
@@ -158,17 +171,20 @@ def test_two_people_at_one_table_see_only_their_own_hands_and_a_reload_rejoins(s
     base, app = server
     table = create_table(base, "casual", 2, [None, None])
     pages, received = [], []
-    for seat in (0, 1):
+    for seat in (0, 1, None):  # the two seats, and a watcher
         ctx = browser.new_context(viewport={"width": 1100, "height": 850})
         page = ctx.new_page()
         got: list[str] = []
         page.on("websocket", lambda ws, got=got: ws.on(
             "framereceived", lambda payload, got=got: got.append(payload)))
-        page.goto(base + table["seats"][seat]["link"])
+        page.goto(base + (table["watch"] if seat is None else table["seats"][seat]["link"]))
         pages.append(page)
         received.append(got)
-    for page in pages:
+    for page in pages[:2]:
         page.wait_for_selector("#hand img.card")
+    pages[2].wait_for_selector("#field img.card")
+    assert pages[2].locator("#hand").count() == 0
+    assert pages[2].evaluate("document.body.dataset.seat") == "watch"
     g = app.state.tables[table["table"]].game
     # the Korean labels, then a few moves by clicking on whichever page is to move
     pages[0].click("#lang")
@@ -196,9 +212,10 @@ def test_two_people_at_one_table_see_only_their_own_hands_and_a_reload_rejoins(s
     assert pages[1].locator("#hand img.card").evaluate_all(
         "els => els.map(e => e.dataset.code)") == hand_before == g.hand(1).codes()
     time.sleep(0.3)
-    # every frame a seat got names no card of the other hand or the stock at that moment
+    # every frame a seat got names no card of the other hand or the stock at that
+    # moment; the watcher's, no card of either hand
     checked = 0
-    for seat, got in enumerate(received):
+    for seat, got in zip((0, 1, None), received):
         for payload in got:
             msg = json.loads(payload)
             if msg.get("type") != "state":
@@ -206,16 +223,40 @@ def test_two_people_at_one_table_see_only_their_own_hands_and_a_reload_rejoins(s
             at = g.copy()
             while len(at.move_stack) > msg["moves"]:
                 at.pop()
-            hidden = set(at.hand(1 - seat).codes()) | set(at.stock())
+            hidden = set(at.stock())
+            for q in (0, 1):
+                if q != seat:
+                    hidden |= set(at.hand(q).codes())
             assert hidden
             leaked = [c for c in hidden
                       if re.search(rf"(?<![0-9A-Z]){re.escape(c)}(?![0-9])", payload)]
             assert leaked == [], (seat, msg["moves"], leaked)
-            assert msg["view"]["hand"] == at.hand(seat).codes()
+            assert msg["view"]["hand"] == (None if seat is None else at.hand(seat).codes())
             checked += 1
-    assert checked >= 4
+    assert checked >= 6
     for page in pages:
         page.context.close()
+
+
+def test_the_replay_steps_through_saved_hands(server, browser):
+    base, app = server
+    library = saved_hands()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(base + "/replay")
+    page.wait_for_selector("#field img.card")
+    last = len(library.records[0].decisions)
+    assert page.inner_text("#step") == f"0/{last}"
+    for _ in range(3):
+        page.click("#fwd")
+    assert page.inner_text("#step") == f"3/{last}"
+    assert page.inner_text("#prompt").startswith(library.records[0].names[
+        library.records[0].decisions[2].seat])
+    page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+    page.click("#end")
+    assert page.inner_text("#report").splitlines() == library.records[0].outcome["report"]
+    page.select_option("#games", "1")
+    page.wait_for_function("document.getElementById('step').textContent.startsWith('0/')")
+    page.close()
 
 
 def test_the_hint_button_lists_every_legal_move(server, browser):

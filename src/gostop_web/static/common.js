@@ -23,7 +23,7 @@ const LABELS = {
     lobby: "New table", create: "Sit down", person: "a person (own link)",
     bot: "bot", preset: "Rules", count: "Players", seat: "Seat", watch: "Watch link",
     brights_of: "brights", junk_to: "junk", replay: "Replay", prev: "◀ Back", fwd: "Next ▶",
-    start: "⏮ Start", end: "End ⏭", game: "Game", hands_open: "every hand open (a record)",
+    start: "◀◀ Start", end: "End ▶▶", game: "Game", hands_open: "every hand open (a record)",
     multipliers: "multipliers", none: "none", stop_value: "A Stop now pays",
   },
   ko: {
@@ -45,7 +45,7 @@ const LABELS = {
     lobby: "새 판", create: "앉기", person: "사람 (링크)",
     bot: "봇", preset: "규칙", count: "인원", seat: "자리", watch: "관전 링크",
     brights_of: "광", junk_to: "피", replay: "다시 보기", prev: "◀ 이전", fwd: "다음 ▶",
-    start: "⏮ 처음", end: "끝 ⏭", game: "판", hands_open: "모든 패 공개 (기보)",
+    start: "◀◀ 처음", end: "끝 ▶▶", game: "판", hands_open: "모든 패 공개 (기보)",
     multipliers: "배수", none: "없음", stop_value: "지금 스톱하면",
   },
 };

@@ -9,6 +9,7 @@ function draw() {
   const frame = { view: v, names: game.names, you: null };
   document.getElementById("title").textContent = t("replay");
   document.getElementById("lang").textContent = t("lang");
+  for (const id of ["start", "prev", "fwd", "end"]) document.getElementById(id).textContent = t(id);
   document.getElementById("field-title").textContent = t("field");
   document.getElementById("log-title").textContent = t("log");
   document.getElementById("info").textContent = headerInfo(frame) + " · " + t("hands_open");
