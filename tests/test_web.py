@@ -445,3 +445,11 @@ def test_a_repeated_hint_request_is_searched_once(client):
             hints = [receive_until(ws, "hint") for _ in range(3)]
     assert len(calls) == 1
     assert hints[0] == hints[1] == hints[2] and hints[0]["moves_played"] == 0
+
+
+def test_a_malformed_host_or_origin_is_refused(client):
+    body = {"rules": "casual", "players": 2, "seats": [None, "greedy"]}
+    assert client.post("/api/tables", json=body, headers={"host": "[::1"}).status_code == 403
+    assert client.post("/api/tables", json=body,
+                       headers={"origin": "http://[::1"}).status_code == 403
+    assert client.get("/", headers={"host": "evil.example"}).status_code == 400

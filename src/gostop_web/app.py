@@ -157,8 +157,10 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
         return ":" not in spec and "/" not in spec and "\\" not in spec and "." not in spec
 
     def host_ok(headers) -> bool:
-        host = headers.get("host", "")
-        name = urlsplit("//" + host).hostname or ""
+        try:
+            name = urlsplit("//" + headers.get("host", "")).hostname or ""
+        except ValueError:  # a malformed Host header
+            return False
         return hosts is None or name.lower() in hosts
 
     def origin_ok(headers) -> bool:
@@ -168,7 +170,10 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
         origin = headers.get("origin")
         if origin is None:
             return True
-        parts = urlsplit(origin)
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            return False
         return parts.scheme in ("http", "https") and parts.netloc == headers.get("host")
 
     # ------------------------------------------------------------ pages
@@ -232,6 +237,8 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
                       for s in table.seats]})
 
     async def records(request: Request) -> Response:
+        if not host_ok(request.headers):
+            return PlainTextResponse("unknown host", 400)
         table = tables.get(request.path_params["table"])
         if table is None:
             return PlainTextResponse("no such table", 404)
