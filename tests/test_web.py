@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import sys
 import warnings
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +25,7 @@ with warnings.catch_warnings():  # Starlette suggests httpx2, which the extra ne
 
 from gostop_core import Game, read_records, svg  # noqa: E402
 from gostop_core.cards import CARD_CODES  # noqa: E402
+from gostop_core.bots.external import live_bot_pids  # noqa: E402
 from gostop_core.rules import Rules, preset_names  # noqa: E402
 from gostop_cli.analysis import hint_moves  # noqa: E402
 from gostop_cli.main import cli  # noqa: E402
@@ -111,12 +115,25 @@ def test_table_creation_from_another_origin_or_host_is_refused(client):
                        headers={"origin": BASE}).status_code == 200
 
 
-def test_an_approved_bot_program_is_offered_and_accepted(tmp_path):
-    app = create_app(bots=["expectimax:depth=1,samples=4"], move_delay=0)
+LINE_BOT = f"cmd:{shlex.quote(sys.executable)} {Path(__file__).parent / 'bots' / 'line_bot.py'}"
+
+
+def test_a_bot_program_plays_only_when_the_server_was_started_with_it():
+    with TestClient(create_app(move_delay=0), base_url=BASE) as c:
+        r = c.post("/api/tables", json={"rules": "casual", "players": 2,
+                                        "seats": [None, LINE_BOT]})
+        assert r.status_code == 400 and "--bot" in r.json()["error"]
+    app = create_app(bots=[LINE_BOT], move_delay=0, seed=4)
     with TestClient(app, base_url=BASE) as c:
-        assert "expectimax:depth=1,samples=4" in c.get("/api/presets").json()["bots"]
-        table = new_table(c, seats=[None, "expectimax:depth=1,samples=4"])
-        assert table["seats"][1]["bot"] == "expectimax:depth=1,samples=4"
+        c.app_state = app.state
+        assert LINE_BOT in c.get("/api/presets").json()["bots"]
+        table = new_table(c, seats=[None, LINE_BOT])
+        assert table["seats"][1]["bot"] == LINE_BOT
+        last = play_out(c, table)  # the program answers over the bot protocol
+        assert last["outcome"] is not None
+        assert any(d.seat == 1 for d in read_records(
+            c.get(f"/api/tables/{table['table']}/records").text)[0].decisions)
+    assert live_bot_pids() == []  # the server's shutdown ended the program
 
 
 # ------------------------------------------------------------------ card pictures
