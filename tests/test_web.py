@@ -470,3 +470,15 @@ def test_a_malformed_host_or_origin_is_refused(client):
     assert client.post("/api/tables", json=body,
                        headers={"origin": "http://[::1"}).status_code == 403
     assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+
+
+def test_gostop_serve_on_a_port_in_use_says_so_on_one_line():
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"Error: cannot listen on 127.0.0.1:{port}")
+    assert result.output.count("\n") == 1

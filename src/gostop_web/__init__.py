@@ -31,6 +31,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | Non
           open_browser: bool = False, move_delay: float = 0.6) -> None:
     """Run the web table until Ctrl-C.  Bound to a loopback address, it answers
     only to loopback host names; bound elsewhere (``--host``), to any."""
+    import socket
     import threading
     import webbrowser
 
@@ -39,9 +40,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | Non
     trusted = LOOPBACK_HOSTS if is_loopback(host) else None
     app = create_app(hint=hint, bots=bots, trusted_hosts=trusted, replay=replay,
                      move_delay=move_delay)
+    # bind here, so that a port in use is an OSError for the caller to report
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/" + ("replay" if replay is not None else "")
     print(f"gostop serve: {url}  (Ctrl-C stops)", flush=True)
     if open_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024))
+    server.run(sockets=[sock])
