@@ -482,3 +482,27 @@ def test_gostop_serve_on_a_port_in_use_says_so_on_one_line():
     assert result.exit_code == 2
     assert result.output.startswith(f"Error: cannot listen on 127.0.0.1:{port}")
     assert result.output.count("\n") == 1
+
+
+SLOW_BOT = f"{Path(__file__).parent / 'bots' / 'slow_bot.py'}:SlowBot"
+
+
+def test_a_thinking_bot_does_not_block_the_other_tables():
+    """While one table's bot thinks (1.5 s, in a worker thread), another table
+    answers at once."""
+    import time
+    app = create_app(bots=[SLOW_BOT], move_delay=0, seed=8)
+    with TestClient(app, base_url=BASE) as c:
+        slow = new_table(c, seats=[None, SLOW_BOT])
+        other = new_table(c, seats=[None, None])
+        with connect(c, slow, token_of(slow)) as ws:
+            frame = ws.receive_json()
+            ws.send_json({"type": "move", "move": frame["legal"][-1]})
+            assert ws.receive_json()["view"]["to_move"] == 1  # the bot starts thinking
+            with connect(c, other, token_of(other)) as ws2:
+                started = time.monotonic()
+                ws2.receive_json()
+                ws2.send_json({"type": "ping"})
+                assert ws2.receive_json() == {"type": "pong"}
+                assert time.monotonic() - started < 1.0
+            assert receive_until(ws, "state")["view"]["to_move"] == 0  # the bot played
