@@ -6,6 +6,7 @@ docs/web.md.  Skipped, with the reason, where Chromium or Playwright is missing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -59,14 +60,13 @@ def saved_hands() -> ReplayLibrary:
     return ReplayLibrary(records, "saved")
 
 
-@pytest.fixture(scope="module")
-def server():
-    """The app on a free loopback port, served by uvicorn in a thread."""
+@contextlib.contextmanager
+def serving(app):
+    """``app`` on a free loopback port, served by uvicorn in a thread."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    app = create_app(hint=quick_hint, move_delay=0.02, seed=20261201, replay=saved_hands())
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             lifespan="on")
     srv = uvicorn.Server(config)
@@ -76,9 +76,18 @@ def server():
     while not srv.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    app = create_app(hint=quick_hint, move_delay=0.02, seed=20261201, replay=saved_hands())
+    with serving(app) as base:
+        yield base, app
 
 
 @pytest.fixture(scope="module")
@@ -256,6 +265,28 @@ def test_the_replay_steps_through_saved_hands(server, browser):
     page.select_option("#games", "1")
     page.wait_for_function("document.getElementById('step').textContent.startsWith('0/')")
     page.close()
+
+
+def test_a_card_matching_two_field_cards_asks_which_on_the_board(browser):
+    """Standard rules, the deal of seed 7: 10J2 in seat 0's hand matches 10A and
+    10J1 on the field."""
+    app = create_app(move_delay=0.02, seed=7)
+    with serving(app) as base:
+        table = create_table(base, "standard", 2, [None, "greedy"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(base + table["seats"][0]["link"])
+        page.wait_for_selector("#hand img.card.playable")
+        page.click('#hand img.card[data-code="10J2"]')
+        targets = page.locator(".field img.card.target").evaluate_all(
+            "els => els.map(e => e.dataset.code)")
+        assert sorted(targets) == ["10A", "10J1"]
+        assert "10J2" in page.inner_text("#prompt")
+        g = app.state.tables[table["table"]].game
+        assert g.move_stack == []  # nothing is sent before the second click
+        page.click('.field img.card[data-code="10A"]')
+        page.wait_for_function("Number(document.body.dataset.frames) > 1")
+        assert str(g.move_stack[0]) == "10J2/10A"
+        page.close()
 
 
 def test_the_hint_button_lists_every_legal_move(server, browser):
