@@ -246,6 +246,23 @@ def test_two_people_at_one_table_see_only_their_own_hands_and_a_reload_rejoins(s
         page.context.close()
 
 
+def test_the_lobby_gives_every_person_a_link(server, browser):
+    base, app = server
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.select_option("#preset", "casual")
+    page.select_option("#players", "3")
+    page.fill("#seat1", "person")
+    page.click("#create")
+    page.wait_for_selector("#links a")
+    links = page.locator("#links a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    assert len(links) == 3 and links[0] != links[1]
+    assert all("token=" in link for link in links[:2]) and "token=" not in links[2]
+    table = app.state.tables[links[2].split("/t/")[1]]
+    assert [s.bot_spec for s in table.seats] == [None, None, "greedy"]
+    page.close()
+
+
 def test_the_replay_steps_through_saved_hands(server, browser):
     base, app = server
     library = saved_hands()

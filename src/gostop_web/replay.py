@@ -14,6 +14,8 @@ __all__ = ["ReplayLibrary", "MAX_REPLAY_RECORDS"]
 
 #: The most records one replay serves.
 MAX_REPLAY_RECORDS = 5000
+#: Games whose frames are kept once built (a replay of thousands stays small).
+CACHED_GAMES = 32
 
 
 class ReplayLibrary:
@@ -51,6 +53,8 @@ class ReplayLibrary:
         if not 0 <= index < len(self.records):
             raise IndexError(index)
         if index not in self._frames:
+            if len(self._frames) >= CACHED_GAMES:  # the oldest built goes first
+                del self._frames[next(iter(self._frames))]
             self._frames[index] = self._build(self.records[index])
         return self._frames[index]
 
