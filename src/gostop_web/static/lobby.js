@@ -29,7 +29,7 @@ function drawSeats() {
   box.querySelectorAll("input").forEach(i => { old[i.dataset.seat] = i.value; });
   box.replaceChildren();
   for (let q = 1; q < n; q++) {
-    box.append(el("label", { for: "seat" + q, text: t("seat") + " " + q + ": " + t("bot") + " / \"person\"" }),
+    box.append(el("label", { for: "seat" + q, text: t("seat") + " " + q + ": " + t("seat_hint") }),
                el("input", { id: "seat" + q, "data-seat": String(q), list: "bot-names",
                              value: old[q] || "greedy" }));
   }
