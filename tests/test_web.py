@@ -506,3 +506,11 @@ def test_a_thinking_bot_does_not_block_the_other_tables():
                 assert ws2.receive_json() == {"type": "pong"}
                 assert time.monotonic() - started < 1.0
             assert receive_until(ws, "state")["view"]["to_move"] == 0  # the bot played
+
+
+def test_a_socket_to_no_table_is_closed_with_4404(client):
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect) as info:
+        with client.websocket_connect("/ws/no-such-table", headers=HOST) as ws:
+            ws.receive_json()
+    assert info.value.code == 4404

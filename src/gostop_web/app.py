@@ -274,8 +274,12 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
     # ------------------------------------------------------------ the socket
     async def socket(ws: WebSocket) -> None:
         table = tables.get(ws.path_params["table"])
-        if not origin_ok(ws.headers) or table is None:
-            await ws.close(code=4403 if table is not None else 4404)
+        if not origin_ok(ws.headers):
+            await ws.close(code=4403)  # the handshake is refused
+            return
+        if table is None:  # accepted, so that the page can tell "no such table"
+            await ws.accept()
+            await ws.close(code=4404)
             return
         seat = table.seat_of_token(ws.query_params.get("token"))
         await ws.accept()

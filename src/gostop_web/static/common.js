@@ -25,6 +25,7 @@ const LABELS = {
     brights_of: "brights", junk_to: "junk", replay: "Replay", prev: "◀ Back", fwd: "Next ▶",
     start: "◀◀ Start", end: "End ▶▶", game: "Game", hands_open: "every hand open (a record)",
     multipliers: "multipliers", none: "none", stop_value: "A Stop now pays",
+    gone: "This table is no longer on the server.", refused: "The server refused this page's connection.",
   },
   ko: {
     title: "고스톱", lang: "English", field: "바닥", hand: "내 패", stock: "더미",
@@ -47,6 +48,7 @@ const LABELS = {
     brights_of: "광", junk_to: "피", replay: "다시 보기", prev: "◀ 이전", fwd: "다음 ▶",
     start: "◀◀ 처음", end: "끝 ▶▶", game: "판", hands_open: "모든 패 공개 (기보)",
     multipliers: "배수", none: "없음", stop_value: "지금 스톱하면",
+    gone: "이 판은 서버에 더 이상 없습니다.", refused: "서버가 이 연결을 거절했습니다.",
   },
 };
 const PRESET_WORDS = {

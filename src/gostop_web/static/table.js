@@ -24,7 +24,13 @@ function connect() {
     else if (msg.type === "error") showError(msg.error);
     else if (msg.type === "hint") showHint(msg);
   };
-  sock.onclose = () => { setTimeout(connect, Math.min(5000, 300 * 2 ** retry++)); };
+  sock.onclose = (e) => {
+    if (e.code === 4404 || e.code === 4403) {  // the table is gone, or the page is not ours
+      showError(e.code === 4404 ? t("gone") : t("refused"));
+      return;
+    }
+    setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
+  };
 }
 
 function send(msg) {
