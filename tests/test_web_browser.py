@@ -203,14 +203,20 @@ def test_two_people_at_one_table_see_only_their_own_hands_and_a_reload_rejoins(s
         if g.is_over():
             break
         page = pages[g.turn]
+        page.wait_for_function("document.body.dataset.myTurn === '1'", timeout=15000)
         seen = frames(page)
-        page.wait_for_function("document.body.dataset.myTurn === '1'", timeout=10000)
         click_once(page)
         page.wait_for_function(
             f"Number(document.body.dataset.frames || 0) > {seen} || "
-            "document.querySelector('.field img.card.target') !== null", timeout=10000)
-        if page.locator(".field img.card.target").count():
+            "document.querySelector('.field img.card.target') !== null", timeout=15000)
+        if page.locator(".field img.card.target").count():  # the second click
+            seen = frames(page)
             click_once(page)
+            page.wait_for_function(f"Number(document.body.dataset.frames || 0) > {seen}",
+                                   timeout=15000)
+    for page in pages:  # every page shows the position the server holds
+        page.wait_for_function(f"document.body.dataset.moves === '{len(g.move_stack)}'",
+                               timeout=15000)
     # a reload rejoins the same seat with the same hand
     hand_before = pages[1].locator("#hand img.card").evaluate_all(
         "els => els.map(e => e.dataset.code)")

@@ -20,6 +20,7 @@ function connect() {
     if (msg.type === "state") {
       frame = msg; pending = null; showError(""); render(true);
       document.body.dataset.frames = String(++framesSeen);  // for tests and tools
+      document.body.dataset.moves = String(msg.moves);
     }
     else if (msg.type === "error") showError(msg.error);
     else if (msg.type === "hint") showHint(msg);
