@@ -595,6 +595,8 @@ from gostop_cli.engine import engine  # noqa: E402
 cli.add_command(engine)
 from gostop_cli.selfplay import selfplay  # noqa: E402
 cli.add_command(selfplay)
+from gostop_cli.serve import serve  # noqa: E402
+cli.add_command(serve)
 from gostop_cli.svg_cmd import svg_cmd  # noqa: E402
 cli.add_command(svg_cmd)
 

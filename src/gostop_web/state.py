@@ -1,0 +1,155 @@
+"""What a browser is sent: a seat's :class:`~gostop_core.PlayerView` (or the
+public part of one, for a watcher) as a JSON-ready dict.
+
+Everything here is built from a ``PlayerView`` alone, never from a ``Game``:
+a frame can hold only what the view holds, and a watcher's frame drops the
+one private thing a view has, the seat's own hand (and what a Stop would
+bring that seat)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from gostop_core import Event, Outcome, PlayerView
+from gostop_core.cards import (
+    MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index,
+    card_kind,
+)
+from gostop_core.scoring import score as score_pile
+
+__all__ = ["view_state", "public_events", "outcome_state", "PILES", "SETS"]
+
+#: The captured piles, in the order a table shows them.
+PILES = ("brights", "animals", "ribbons", "junk")
+_PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D": "junk",
+                 "X": "junk"}
+#: The sets whose progress is shown: name -> the cards of the set.
+SETS = (("godori", MASK_GODORI), ("hongdan", MASK_HONGDAN), ("cheongdan", MASK_CHEONGDAN),
+        ("chodan", MASK_CHODAN))
+
+
+def _mask(codes: Iterable[str]) -> int:
+    out = 0
+    for code in codes:
+        out |= 1 << card_index(code)
+    return out
+
+
+def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
+    """A seat's captured cards grouped by kind, the counted totals, its score and
+    how far it is along each set."""
+    rules = view.rules
+    codes = view.captured[seat].codes()
+    sc = score_pile(view.captured[seat], rules)
+    groups: dict[str, list[str]] = {p: [] for p in PILES}
+    for code in codes:
+        pile = _PILE_OF_KIND[card_kind(code)]
+        # a card counted in another pile is shown where it counts
+        if (code == "9A" and sc.sake_cup_as_junk) or (code == "5A" and sc.bridge_as_junk):
+            pile = "junk"
+        groups[pile].append(code)
+    mask = _mask(codes)
+    sets = []
+    for name, set_mask in SETS:
+        if name == "godori" and not rules.godori:
+            continue
+        if name != "godori" and not rules.ribbon_set and not rules.family_scoring:
+            continue
+        sets.append({"name": name, "have": bin(mask & set_mask).count("1"),
+                     "of": bin(set_mask).count("1")})
+    brights = bin(mask & MASK_BRIGHT).count("1")
+    goals = {"brights": 3, "animals": rules.animal_min, "ribbons": rules.ribbon_min,
+             "junk": rules.junk_min}
+    return {
+        "piles": {p: groups[p] for p in PILES},
+        "counts": {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons,
+                   "junk": sc.junk},
+        "goals": goals,
+        "points": {"brights": sc.bright_points, "animals": sc.animal_points,
+                   "ribbons": sc.ribbon_points, "junk": sc.junk_points},
+        "score": sc.total,
+        "sets": sets,
+        "bright_cards": brights,
+        "lines": sc.lines(),
+    }
+
+
+def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
+    """The JSON-ready state of ``view``.  With ``own_hand=False`` (a watcher) the
+    seat's hand and its Stop value are left out, so what remains is public."""
+    rules = view.rules
+    n = view.players
+    seats = []
+    for q in range(n):
+        seats.append({
+            "seat": q,
+            "hand_count": view.hand_counts[q],
+            "go": view.go_counts[q],
+            "shaken": list(view.shaken[q]),
+            "bombs": view.bombs[q],
+            "ppeoks": view.ppeoks[q],
+            "chips": view.chips[q],
+            "flip_only": view.flip_only[q],
+            "sits_out": view.sitter == q,
+            "captured": _pile_state(view, q),
+        })
+    stop = view.stop_value if own_hand else None
+    return {
+        "rules": rules.preset,
+        "go_stop": bool(rules.go_stop),
+        "family": bool(rules.family_scoring),
+        "threshold": rules.threshold(n) if rules.go_stop else None,
+        "players": n,
+        "seat": view.seat if own_hand else None,
+        "dealer": view.dealer,
+        "to_move": view.to_move,
+        "phase": view.phase,
+        "turns": view.turns,
+        "field": view.field.codes(),
+        "hand": view.hand.codes() if own_hand else None,
+        "flip_card": view.flip_card,
+        "played_card": view.played_card,
+        "played_target": view.played_target,
+        "stock": view.stock_count,
+        "stake_doublings": view.stake_doublings,
+        "seats": seats,
+        "winner": view.winner,
+        "points": view.points,
+        "stop_value": _jsonable(stop),
+        "showdown_caller": view.showdown_caller,
+        "showdown_card": view.showdown_card,
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def public_events(events: Iterable[Event], seat: int | None,
+                  names: list[str] | None = None) -> list[dict[str, Any]]:
+    """Events as a seat may know them: a card drawn from the stock (after a bonus
+    card) is private to its drawer, so everyone else gets the event without
+    its card."""
+    out = []
+    for ev in events:
+        d = ev.as_dict()
+        if ev.kind == "drawn" and ev.player != seat:
+            d["card"] = None
+            d["cards"] = []
+        d["text"] = ev.describe(names)  # a "drawn" event's text names no card
+        out.append(d)
+    return out
+
+
+def outcome_state(outcome: Outcome, names: list[str]) -> dict[str, Any]:
+    """The hand-over: the engine's outcome and the same report the terminal shows
+    (:meth:`Outcome.report`)."""
+    d = _jsonable(outcome.as_dict())
+    d["report"] = outcome.report(names)
+    return d

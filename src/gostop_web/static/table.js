@@ -1,0 +1,218 @@
+// The table page: one WebSocket to the server, the seat chosen by the token in
+// the page's address (no token: watching).  The server sends whole state
+// frames; a click sends one move, which the server checks.
+"use strict";
+
+const tableId = location.pathname.split("/").pop();
+const token = new URLSearchParams(location.search).get("token") || "";
+let framesSeen = 0, frame = null, pending = null, sock = null, retry = 0, lastTurns = -1, hintMoves = null;
+
+function wsUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return proto + "//" + location.host + "/ws/" + tableId + (token ? "?token=" + encodeURIComponent(token) : "");
+}
+
+function connect() {
+  sock = new WebSocket(wsUrl());
+  sock.onopen = () => { retry = 0; };
+  sock.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "state") {
+      frame = msg; pending = null; showError(""); render(true);
+      document.body.dataset.frames = String(++framesSeen);  // for tests and tools
+      document.body.dataset.moves = String(msg.moves);
+    }
+    else if (msg.type === "error") showError(msg.error);
+    else if (msg.type === "hint") showHint(msg);
+  };
+  sock.onclose = (e) => {
+    if (e.code === 4404 || e.code === 4403) {  // the table is gone, or the page is not ours
+      showError(e.code === 4404 ? t("gone") : t("refused"));
+      return;
+    }
+    setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
+  };
+}
+
+function send(msg) {
+  if (sock && sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify(msg));
+}
+function play(move) { pending = null; send({ type: "move", move: move, turn: frame.view.turns }); }
+function showError(text) { document.getElementById("error").textContent = text; }
+
+function moveLabel(m) {
+  if (m === "go") return t("go");
+  if (m === "stop") return t("stop");
+  if (m === "fliponly") return t("fliponly");
+  if (m === "accept") return t("accept");
+  if (m === "refuse") return t("refuse");
+  let r;
+  if ((r = /^shake(\d+)$/.exec(m))) return t("shake") + " " + r[1] + (LANG === "ko" ? "월" : "");
+  if ((r = /^bomb(\d+)$/.exec(m))) return t("bomb") + " " + r[1] + (LANG === "ko" ? "월" : "");
+  if ((r = /^showdown\/(.+)$/.exec(m))) return t("showdown") + " " + r[1];
+  return m;
+}
+
+function isCardMove(m) { return /^(\d+[A-Z]\d?|X\d)(\/.*)?$/.test(m); }
+
+function render(fresh) {
+  if (!frame) return;
+  const v = frame.view, you = frame.you, legal = frame.legal;
+  const myTurn = legal.length > 0;
+  document.body.dataset.myTurn = myTurn ? "1" : "0";
+  document.body.dataset.phase = v.phase;
+  document.body.dataset.seat = you == null ? "watch" : String(you);
+  document.getElementById("title").textContent = t("title");
+  document.getElementById("info").textContent = headerInfo(frame);
+  document.getElementById("lang").textContent = t("lang");
+  document.getElementById("field-title").textContent = t("field");
+  document.getElementById("log-title").textContent = t("log");
+  for (const id of ["download", "download2"]) {
+    const a = document.getElementById(id);
+    a.textContent = t("download") + " (" + frame.records + ")";
+    a.href = "/api/tables/" + tableId + "/records";
+    a.style.visibility = frame.records ? "visible" : "hidden";
+  }
+  const hb = document.getElementById("hint-button");
+  hb.textContent = t("hint");
+  hb.disabled = !myTurn || !HINTS;
+  const marks = eventMarks(fresh ? frame.events : []);
+
+  // the other seats (a watcher sees every seat here, hands hidden)
+  const opp = document.getElementById("opponents");
+  opp.replaceChildren();
+  for (let q = 0; q < v.players; q++) if (q !== you) opp.append(seatPanel(frame, q, marks));
+
+  // the field, the stock, the card waiting for the flip
+  const targets = new Set();
+  let prompt = "";
+  if (myTurn && v.phase === "flip") {
+    legal.filter(m => m.startsWith("flip/")).forEach(m => targets.add(m.slice(5)));
+    prompt = t("choose_flip", { card: v.flip_card });
+  } else if (pending) {
+    legal.filter(m => m.startsWith(pending + "/")).forEach(m => targets.add(m.split("/")[1]));
+    prompt = t("choose_target", { card: pending });
+  } else if (myTurn && legal.some(isCardMove)) prompt = t("your_turn");
+  else if (!myTurn && v.phase !== "over" && v.to_move != null)
+    prompt = t("wait", { name: frame.names[v.to_move] });
+  const field = document.getElementById("field");
+  field.replaceChildren();
+  for (const c of v.field) {
+    const cls = [targets.has(c) ? "target" : "", marks.flipped.has(c) || c === v.played_card ? "flash" : ""].join(" ");
+    const img = cardImg(c, cls.trim());
+    if (targets.has(c)) img.addEventListener("click", () =>
+      play(v.phase === "flip" ? "flip/" + c : pending + "/" + c));
+    field.append(img);
+  }
+  const stock = document.getElementById("stock");
+  stock.replaceChildren(backImg(), el("div", { "data-stock": String(v.stock), text: t("stock") + " " + v.stock }));
+  const flip = document.getElementById("flip");
+  flip.replaceChildren();
+  if (v.flip_card) flip.append(cardImg(v.flip_card, "flash"), el("div", { text: t("flip_card") }));
+  document.getElementById("prompt").textContent = prompt;
+
+  // buttons for the moves that are not a card
+  const actions = document.getElementById("actions");
+  actions.replaceChildren();
+  if (myTurn) for (const m of legal) if (!isCardMove(m) && !m.startsWith("flip/")) {
+    actions.append(el("button", { class: m === "stop" || m === "go" ? "primary" : "",
+                                  "data-move": m, text: moveLabel(m), onclick: () => play(m) }));
+  }
+  if (myTurn && v.phase === "gostop" && v.stop_value)
+    actions.append(el("span", { class: "whos", text: t("stop_value") + " " + v.stop_value.pay }));
+
+  // my own seat: hand and captured piles
+  const me = document.getElementById("me");
+  me.replaceChildren();
+  if (you == null) {
+    me.append(el("h2", { text: t("watching") }));
+  } else {
+    const panel = seatPanel(frame, you, marks, { noHand: true });
+    const hand = el("div", { class: "cards hand", id: "hand" });
+    for (const c of v.hand) {
+      const moves = legal.filter(m => m === c || m.startsWith(c + "/"));
+      const img = cardImg(c, moves.length ? "playable" : "");
+      if (pending === c) img.classList.add("chosen");
+      if (moves.length) img.addEventListener("click", () => {
+        if (moves.length === 1) play(moves[0]);
+        else { pending = pending === c ? null : c; render(false); }
+      });
+      hand.append(img);
+    }
+    panel.insertBefore(el("h2", { text: t("hand") }), panel.children[1] || null);
+    panel.insertBefore(hand, panel.children[2] || null);
+    me.append(panel);
+  }
+
+  // the log, the ledger, the hint
+  if (fresh) logLines(document.getElementById("log"), frame.events, true, frame.names);
+  if (fresh) drawRecent(frame.events, frame.names);
+  const ledger = document.getElementById("ledger");
+  ledger.textContent = t("ledger") + ": " + frame.names.map((n, q) => n + " " + frame.ledger[q]).join(" · ");
+  const at = frame.hand_number + ":" + frame.moves;  // one decision
+  if (at !== lastTurns) { hintMoves = null; lastTurns = at; }
+  drawHint();
+
+  // the hand-over: the engine's payment report
+  const over = document.getElementById("over");
+  if (frame.outcome) {
+    document.getElementById("over-title").textContent = t("over");
+    document.getElementById("report").textContent = frame.outcome.report.join("\n");
+    const next = document.getElementById("next");
+    next.textContent = t("next");
+    next.style.display = you == null ? "none" : "";
+    over.classList.add("show");
+  } else over.classList.remove("show");
+}
+
+// The last turn as it happened: the card played, the card flipped, what was
+// captured and stolen, each shown with a short highlight.
+let turnEvents = [];
+function drawRecent(events, names) {
+  const box = document.getElementById("recent");
+  // a turn may come in several frames (a flip that asks for a choice, Go/Stop)
+  if (turnEvents.length && turnEvents[turnEvents.length - 1].kind === "turn_end") turnEvents = [];
+  turnEvents = turnEvents.concat(events || []);
+  const shown = turnEvents.filter(e => ["played", "flipped", "captured", "stolen", "bomb"].includes(e.kind));
+  if (!shown.length) return;
+  box.replaceChildren();
+  for (const ev of shown) {
+    const cards = ev.kind === "captured" || ev.kind === "bomb" ? ev.cards : [ev.card];
+    const step = el("div", { class: "step", "data-event": ev.kind },
+                    el("div", { class: "whos", text: eventText(ev, names) }));
+    const row = el("div", { class: "cards tiny" });
+    cards.filter(c => c).forEach(c => row.append(cardImg(c, ev.kind === "stolen" ? "stolen" : "flash")));
+    step.append(row);
+    box.append(step);
+  }
+}
+
+function drawHint() {
+  const box = document.getElementById("hint");
+  box.replaceChildren(el("h2", { text: t("hint") }));
+  if (hintMoves === "wait") { box.append(el("div", { text: t("hint_wait") })); return; }
+  if (!hintMoves) return;
+  box.firstChild.textContent = t("hint_title", { unit: hintMoves.unit });
+  const list = el("ol", { id: "hint-list" });
+  hintMoves.moves.forEach((r, i) => list.append(el("li", { class: i === 0 ? "best" : "",
+    "data-move": r.move, text: moveLabel(r.move) + "  " + (r.value >= 0 ? "+" : "") + r.value.toFixed(3) })));
+  box.append(list);
+}
+function showHint(msg) {  // only for the decision still to be made
+  if (frame && msg.hand_number === frame.hand_number && msg.moves_played === frame.moves) {
+    hintMoves = msg; drawHint();
+  }
+}
+
+let HINTS = false;
+fetch("/api/presets").then(r => r.json()).then(d => { HINTS = d.hint; render(false); });
+document.getElementById("hint-button").addEventListener("click", () => {
+  hintMoves = "wait"; drawHint(); send({ type: "hint" });
+});
+document.getElementById("lang").addEventListener("click", () => { toggleLang(); render(false); });
+document.getElementById("next").addEventListener("click", () => send({ type: "next" }));
+document.getElementById("over").addEventListener("click", (e) => {
+  if (e.target.id === "over") e.currentTarget.classList.remove("show");
+});
+document.documentElement.lang = LANG;
+connect();

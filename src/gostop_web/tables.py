@@ -1,0 +1,331 @@
+"""Tables: one match of Go-Stop in a server, its seats, its bots and the
+connections watching it.  Nothing here knows HTTP; :mod:`gostop_web.app` puts
+tables on the web.
+
+A seat is held by a person (who joins with the seat's token) or by a bot.  A
+bot's ``choose`` runs in an executor, so that a thinking bot (or an outside
+``cmd:`` program) never blocks the event loop.  Every frame a connection gets
+is built from the :class:`~gostop_core.PlayerView` of its seat
+(:func:`gostop_web.state.view_state`); a watcher's from a view with the hand
+left out."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from gostop_core import GoStopError, Game, Match, Move, Rules
+from gostop_core.bots import Bot, make_bot
+from gostop_core.records import Seat, record_from_game
+from gostop_web.state import outcome_state, public_events, view_state
+
+__all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
+           "HintFunction", "MAX_TABLES"]
+
+#: Bots offered by name in the lobby (any other bot specification may be typed).
+BUILTIN_BOTS = ("greedy", "random", "best", "expectimax", "expectimax-v1", "ismcts")
+#: Tables one server holds at once.
+MAX_TABLES = 256
+
+HintFunction = Callable[[Any], list]
+
+
+class TableError(GoStopError, ValueError):
+    """A request a table refuses: nothing changed."""
+
+
+class Connection(Protocol):
+    """What a table needs of a client connection."""
+
+    seat: int | None
+
+    async def send_json(self, data: Any) -> None: ...
+
+
+@dataclass
+class TableSeat:
+    """One seat: its name, its token (a person's seat) or its bot."""
+
+    index: int
+    name: str
+    token: str | None = None
+    bot_spec: str | None = None
+    bot: Bot | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+@dataclass
+class Table:
+    """A match at one table.  Create with :meth:`create`; :meth:`start` deals."""
+
+    id: str
+    rules: Rules
+    players: int
+    seats: list[TableSeat]
+    executor: Executor | None
+    move_delay: float = 0.6
+    seed: int | None = None
+    match: Match = field(init=False)
+    game: Game = field(init=False)
+    connections: set = field(default_factory=set)
+    records: list[str] = field(default_factory=list)
+    created: float = field(default_factory=time.monotonic)
+    last_events: list = field(default_factory=list)
+    hand_number: int = 0
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _bot_task: asyncio.Task | None = None
+    _hints: dict = field(default_factory=dict)
+    _closed: bool = False
+
+    @classmethod
+    def create(cls, rules: str, players: int, bots: list[str | None],
+               executor: Executor | None = None, move_delay: float = 0.6,
+               seed: int | None = None, allow_spec: Callable[[str], bool] | None = None
+               ) -> "Table":
+        """A table for ``players`` seats under the ``rules`` preset; ``bots[i]`` is
+        the bot specification of seat ``i`` or ``None`` for a person.  A bad
+        preset, player count or bot raises :class:`TableError`."""
+        try:
+            rules_obj = Rules(rules)
+            rules_obj.check_players(players)
+        except (GoStopError, ValueError, TypeError) as exc:
+            raise TableError(" ".join(str(exc).split())) from None
+        if len(bots) != players:
+            raise TableError(f"{len(bots)} seats described for {players} players")
+        if all(spec is not None for spec in bots):
+            raise TableError("at least one seat must be a person's")
+        seats = []
+        try:
+            for i, spec in enumerate(bots):
+                if spec is None:
+                    seats.append(TableSeat(i, f"Player {i}", token=secrets.token_urlsafe(18)))
+                    continue
+                if allow_spec is not None and not allow_spec(spec):
+                    raise TableError(f"bot {spec!r} is not allowed on this server "
+                                     "(start it with --bot SPEC to allow it)")
+                try:
+                    bot = make_bot(spec, seed=secrets.randbits(32) if seed is None else seed + i)
+                except (GoStopError, ValueError, OSError) as exc:
+                    raise TableError(f"seat {i}: {' '.join(str(exc).split())}") from None
+                seats.append(TableSeat(i, f"Bot {i} ({spec})", bot_spec=spec, bot=bot))
+        except BaseException:
+            for s in seats:
+                if s.bot is not None:
+                    s.bot.close()
+            raise
+        table = cls(secrets.token_urlsafe(9), rules_obj, players, seats, executor,
+                    move_delay, seed)
+        table.match = Match(rules_obj, players, seed=0 if seed is None else seed,
+                            dealer=0)
+        table._deal()
+        return table
+
+    # ------------------------------------------------------------------ the match
+    def _deal(self) -> None:
+        if self.seed is None:
+            # a fresh random seed for every hand: a finished hand's record (which
+            # holds its seed) tells nothing about the next deal
+            self.match.seed = secrets.randbits(62)
+        self.game = self.match.new_hand()
+        self.hand_number = len(self.match.hands) + 1
+        self.last_events = list(self.game.deal_events())
+        for s in self.seats:
+            if s.bot is not None:
+                s.bot.start_hand(self.game.view(s.index))
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat a token holds, ``None`` for no token or a wrong one (a watcher)."""
+        if not token or not isinstance(token, str) or len(token) > 64:
+            return None
+        for s in self.seats:
+            if s.token is not None and secrets.compare_digest(s.token, token):
+                return s.index
+        return None
+
+    def state_for(self, seat: int | None, events: list | None = None) -> dict[str, Any]:
+        """The frame for a connection of ``seat`` (``None``: a watcher)."""
+        g = self.game
+        view = g.view(0 if seat is None else seat)
+        state = view_state(view, own_hand=seat is not None)
+        over = g.is_over()
+        legal: list[str] = []
+        if seat is not None and not over and g.turn == seat and not self.seats[seat].is_bot:
+            legal = [str(m) for m in g.legal_moves]
+        outcome = g.outcome() if over else None
+        return {
+            "type": "state",
+            "table": self.id,
+            "you": seat,
+            "names": self.names,
+            "bots": [s.bot_spec for s in self.seats],
+            "hand_number": self.hand_number,
+            "moves": len(g.move_stack),  # decisions so far this hand (public)
+            "ledger": list(self.match.ledger),
+            "view": state,
+            "legal": legal,
+            "events": public_events(self.last_events if events is None else events, seat,
+                                    self.names),
+            "outcome": outcome_state(outcome, self.names) if outcome else None,
+            "records": len(self.records),
+        }
+
+    async def broadcast(self) -> None:
+        """Send every connection the frame of its own seat."""
+        for conn in list(self.connections):
+            try:
+                await conn.send_json(self.state_for(conn.seat))
+            except Exception:  # a closed socket: its handler removes it
+                self.connections.discard(conn)
+
+    async def play(self, seat: int, text: str, turn: int | None = None) -> None:
+        """A person's decision.  Raises :class:`TableError` (and changes nothing)
+        unless ``seat`` is a person's seat, it is that seat's turn now and ``text``
+        is one of its legal moves."""
+        async with self._lock:
+            g = self.game
+            if not 0 <= seat < self.players or self.seats[seat].is_bot:
+                raise TableError("that seat is not yours")
+            if g.is_over():
+                raise TableError("the hand is over")
+            if g.turn != seat:
+                raise TableError(f"it is not your turn (player {g.turn} is to move)")
+            if turn is not None and turn != g.view(seat).turns:
+                raise TableError("that move was for an earlier turn")
+            try:
+                move = Move.from_str(text)
+            except (GoStopError, ValueError) as exc:
+                raise TableError(" ".join(str(exc).split())) from None
+            if move not in g.legal_moves:
+                raise TableError(f"{move} is not a legal move now")
+            self._push(move)
+        await self.broadcast()
+        self.wake_bots()
+
+    def _push(self, move: Move) -> None:
+        g = self.game
+        before = len(g.events())
+        g.push(move)
+        self.last_events = g.events()[before:]
+        if g.is_over():
+            self._finish()
+
+    def _finish(self) -> None:
+        g = self.game
+        outcome = g.outcome()
+        assert outcome is not None
+        for s in self.seats:
+            if s.bot is not None:
+                try:
+                    s.bot.end_hand(g.view(s.index), outcome)
+                except Exception:  # a bot's own bookkeeping must not stop the table
+                    pass
+        self.match.record(g)  # the ledger, the next dealer, the nagari streak
+        seats = [Seat(s.name, s.bot_spec) for s in self.seats]
+        record = record_from_game(g, seats, match={"hand": self.hand_number,
+                                                   "ledger": list(self.match.ledger)})
+        self.records.append(record.to_json())
+
+    async def next_hand(self, seat: int) -> None:
+        """Deal the next hand (asked by a person once the hand is over)."""
+        async with self._lock:
+            if self.seats[seat].is_bot:
+                raise TableError("that seat is not yours")
+            if not self.game.is_over():
+                raise TableError("the hand is not over")
+            self._deal()
+        await self.broadcast()
+        self.wake_bots()
+
+    # ------------------------------------------------------------------ bots
+    def wake_bots(self) -> None:
+        """Let the bots play while it is a bot's turn (one task per table)."""
+        if self._closed or (self._bot_task is not None and not self._bot_task.done()):
+            return
+        g = self.game
+        if g.turn is None or not self.seats[g.turn].is_bot:
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._closed:
+            g = self.game
+            if g.turn is None:  # the hand is over
+                return
+            seat = self.seats[g.turn]
+            if seat.bot is None:
+                return
+            if self.move_delay:
+                await asyncio.sleep(self.move_delay)
+            view = g.view(seat.index)
+            legal = list(g.legal_moves)
+            try:
+                move = await loop.run_in_executor(self.executor, seat.bot.choose, view, legal)
+            except Exception as exc:  # a broken bot: the table says so and waits
+                await self._say_error(f"{seat.name} failed: {' '.join(str(exc).split())}")
+                return
+            async with self._lock:
+                if self._closed or self.game is not g or g.is_over():
+                    return
+                if not isinstance(move, Move) or move not in g.legal_moves:
+                    await self._say_error(f"{seat.name} chose an illegal move {move!r}")
+                    return
+                self._push(move)
+            await self.broadcast()
+
+    async def _say_error(self, message: str) -> None:
+        for conn in list(self.connections):
+            try:
+                await conn.send_json({"type": "error", "error": message})
+            except Exception:
+                self.connections.discard(conn)
+
+    # ------------------------------------------------------------------ hints
+    async def hint(self, seat: int, hint: HintFunction) -> dict[str, Any]:
+        """Every legal move of ``seat`` ranked by ``hint`` (``gostop hint``'s
+        function), computed from the seat's view only, in an executor."""
+        g = self.game
+        if g.is_over() or g.turn != seat or self.seats[seat].is_bot:
+            raise TableError("a hint is given only on your turn")
+        # one search per decision, however often it is asked: a repeated request
+        # waits for the same result instead of taking another worker
+        key = (self.hand_number, len(g.move_stack), seat)
+        turns = g.view(seat).turns  # the decision the hint is for
+        task = self._hints.get(key)
+        if task is None:
+            view = g.view(seat)
+            self._hints = {}  # the hints of earlier decisions are stale
+            task = self._hints[key] = asyncio.ensure_future(
+                asyncio.get_running_loop().run_in_executor(self.executor, hint, view))
+        ranked = await asyncio.shield(task)
+        from_unit = {1: "chips", 2: "balance"}.get(self.rules.payment, "points")
+        return {"type": "hint", "turns": turns, "hand_number": key[0], "moves_played": key[1],
+                "unit": from_unit,
+                "moves": [{"move": str(r.move), "value": r.value} for r in ranked]}
+
+    def record_lines(self) -> str:
+        """Every finished hand of the table, one ``gostop-record/1`` JSON line each."""
+        return "".join(line + "\n" for line in self.records)
+
+    def close(self) -> None:
+        """Stop the bots (an outside program is ended)."""
+        self._closed = True
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        for s in self.seats:
+            if s.bot is not None:
+                try:
+                    s.bot.close()
+                except Exception:
+                    pass
