@@ -69,11 +69,14 @@ def game_of(c, table) -> Game:
     return c.app_state.tables[table["table"]].game
 
 
-def receive_until(ws, kind):
+def receive_until(ws, kind, errors_fail=False):
+    """The next frame of ``kind``; with ``errors_fail`` an error frame on the way
+    fails the test (a broken bot would otherwise leave it waiting for ever)."""
     while True:
         msg = ws.receive_json()
         if msg["type"] == kind:
             return msg
+        assert not (errors_fail and msg["type"] == "error"), msg
 
 
 # ------------------------------------------------------------------ the lobby
@@ -115,7 +118,8 @@ def test_table_creation_from_another_origin_or_host_is_refused(client):
                        headers={"origin": BASE}).status_code == 200
 
 
-LINE_BOT = f"cmd:{shlex.quote(sys.executable)} {Path(__file__).parent / 'bots' / 'line_bot.py'}"
+LINE_BOT = (f"cmd:{shlex.quote(sys.executable)} "
+            f"{Path(__file__).resolve().parents[1] / 'examples' / 'protocol' / 'line_bot.py'}")
 
 
 def test_a_bot_program_plays_only_when_the_server_was_started_with_it():
@@ -326,7 +330,7 @@ def play_out(c, table, seat=0):
         while frame["outcome"] is None:
             if frame["legal"]:
                 ws.send_json({"type": "move", "move": frame["legal"][0]})
-            frame = receive_until(ws, "state")
+            frame = receive_until(ws, "state", errors_fail=True)
         return frame
 
 
