@@ -15,6 +15,7 @@ import click
 from gostop_core import GoStopError, Game, Move, PlayerView, Rules, preset_names
 from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
+from gostop_core.records import RecordWriteError, RecordWriter
 from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot, RankedMove, make_bot
 from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
 from gostop_cli.options import (CommandError, backend_options, make_rules, move_time_option,
@@ -173,9 +174,10 @@ def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, see
 
 
 class OrderedRecords:
-    """Writes the arena's game records to ``handle`` in deal and rotation order
-    as the games finish (in any order): a deal waits only until the deals before
-    it are written, so the memory holds the deals in flight, not the arena."""
+    """Writes the arena's game records to ``handle`` (a
+    :class:`~gostop_core.records.RecordWriter`) in deal and rotation order as
+    the games finish (in any order): a deal waits only until the deals before it
+    are written, so the memory holds the deals in flight, not the arena."""
 
     def __init__(self, handle: Any, rotations: int):
         self.handle = handle
@@ -189,7 +191,7 @@ class OrderedRecords:
         while len(self.waiting.get(self.next_deal, ())) == self.rotations:
             deal = self.waiting.pop(self.next_deal)
             for rotation in sorted(deal):
-                self.handle.write(deal[rotation].to_json() + "\n")
+                self.handle.write(deal[rotation])
             self.next_deal += 1
 
     def close(self) -> None:
@@ -275,9 +277,9 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     sink = None
     if records_path is not None:
         try:
-            sink = OrderedRecords(open(records_path, "w", encoding="utf-8"), players)
-        except OSError as exc:
-            raise CommandError(f"cannot write {records_path}: {exc.strerror or exc}") from None
+            sink = OrderedRecords(RecordWriter(records_path), players)
+        except RecordWriteError as exc:
+            raise CommandError(str(exc)) from None
     started = time.perf_counter()
     try:
         with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -290,6 +292,10 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
                                on_record=None if sink is None else sink.add,
                                on_deal=lambda done: bar.update(task, completed=done),
                                backend=backend, address=address, batch=batch)
+    except RecordWriteError as exc:  # a full disk: the file holds the records before
+        written = sink.handle.written if sink is not None else 0
+        raise CommandError(f"{exc} (it holds the {written} complete record(s) written "
+                           "before)") from None
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     except OSError as exc:
@@ -299,7 +305,10 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
         sys.exit(130)
     finally:
         if sink is not None:
-            sink.close()
+            try:
+                sink.close()
+            except RecordWriteError:
+                pass  # already reported, or about to be
     seconds = time.perf_counter() - started
     if as_json:
         data: dict[str, Any] = result.as_dict()

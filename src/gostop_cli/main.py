@@ -4,6 +4,7 @@ in :mod:`gostop_cli.board`, the options every command shares in :mod:`gostop_cli
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -57,7 +58,32 @@ class GostopGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("\nInterrupted", err=True)
             sys.exit(130)
+        except OSError as exc:  # a write that failed: the output on a full disk, ...
+            _write_failed(exc)
+        try:
+            sys.stdout.flush()
+        except OSError as exc:
+            _write_failed(exc)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _write_failed(exc: OSError) -> None:
+    """One line and exit code 2 for an output that cannot be written (standard
+    output on a full disk, say); what standard output still buffers is dropped,
+    so that Python does not fail on it again at exit."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # no file descriptor (a test runner)
+            pass
+    reason = exc.strerror or str(exc)
+    where = exc.filename if getattr(exc, "filename", None) else "the output"
+    click.echo(f"Error: cannot write {where}: {reason}", err=True)
+    sys.exit(2)
 
 
 # ---------------------------------------------------------------- the group
