@@ -61,10 +61,12 @@ def rules_from_token(token: str) -> Rules:
             key, eq, value = item.partition("=")
             if not eq or key not in FIELDS:
                 raise PositionError(f"bad rules override {item!r} (expected field=value)", "rules")
-            try:
-                overrides[key] = int(value)
-            except ValueError:
-                raise PositionError(f"rules override {key} needs an integer, got {value!r}", "rules") from None
+            digits = value[1:] if value.startswith("-") else value
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+                # ASCII digits only, no spaces or signs but '-', no thousands of zeros
+                raise PositionError(f"rules override {key} needs an integer, got "
+                                    f"{value[:30]!r}", "rules")
+            overrides[key] = int(value)
     try:
         return Rules(base, **overrides)
     except RulesError as exc:
