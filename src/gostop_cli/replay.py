@@ -25,7 +25,7 @@ from gostop_core.records import (
     replay,
 )
 
-from gostop_cli.options import CommandError
+from gostop_cli.options import CommandError, IntRange
 
 __all__ = ["replay_cmd", "open_records", "record_file_options", "Step", "collect_steps", "PositionAt", "JsonLog"]
 
@@ -275,7 +275,7 @@ def record_file_options(default_game: str) -> Callable[[Callable[..., Any]], Cal
             help="Name each bad record on stderr and go on with the good ones (default: "
                  "a bad record is an error).")(func)
         func = click.option(
-            "--game", type=click.IntRange(1), default=None,
+            "--game", type=IntRange(1), default=None,
             help="Only this record of the file (1 is the first, counting bad records "
                  f"too) [default: {default_game}].")(func)
         return click.argument("path", metavar="FILE",
@@ -293,9 +293,9 @@ Examples:
 \b
 On the board: Enter shows the next decision, 'b' goes back one, 'q' quits.""")
 @record_file_options("the first good one")
-@click.option("--seat", type=click.IntRange(0, 3), default=None,
+@click.option("--seat", type=IntRange(0, 3), default=None,
               help="Show only what this seat saw (its view) instead of every hand open.")
-@click.option("--position-at", "position_at", type=click.IntRange(0), default=None,
+@click.option("--position-at", "position_at", type=IntRange(0), default=None,
               metavar="K",
               help="Print the position string after K decisions (0: the start) and exit; "
                    "with --seat, that seat's view string.")
