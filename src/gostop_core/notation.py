@@ -296,7 +296,10 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
     fields["turn_flags"] = _int(tok.get("flags", "0"), "flags", 0, _TURN_FLAGS_MAX)
     end = tok.get("end", "")
     if end and end not in _END_NAMES:
-        raise PositionError(f"unknown end reason {end!r}; one of {', '.join(_END_NAMES[1:])}", "end")
+        raise PositionError(f"unknown end reason {end[:30]!r}; one of {', '.join(_END_NAMES[1:])}", "end")
+    if "end" in tok and PHASE_NAMES[fields["phase"]] != "over":
+        # the writer prints it only then: kept, it would make a game differ from its string
+        raise PositionError("end is only given when phase=over", "end")
     fields["end_reason"] = _END_NAMES.index(end)
 
 
@@ -467,6 +470,8 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     fields["captured"] = [claim(_cards(c, "captured"), "captured")
                           for c in _per_player(tok["captured"], "captured", n)]
     _parse_extras(tok, fields, claim)
+    if flip_card is not None and not fields["field"] & _month_mask(flip_card):
+        raise PositionError(f"the flipped card {CARD_CODES[flip_card]} matches no field card", "phase")
     own = bin(fields["hand"]).count("1")
     if fields["hand_counts"][seat] != own:
         raise PositionError(f"seat {seat} holds {own} cards but hands says {fields['hand_counts'][seat]}", "hands")
@@ -529,6 +534,15 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                                 "owes no flip-only turn", "sitter")
         if phase == "over" and fields["winner"] == sitter:
             raise PositionError(f"seat {sitter} sits out: it cannot win", "winner")
+    if rules.bomb_counts_as_shake:
+        for p in range(n):
+            shown = bin(fields["shaken"][p]).count("1")
+            if fields["bombs"][p] > shown:
+                # each bomb shows its month here and doubles the win through shaken=;
+                # without the months the bombs' doubles would be lost
+                raise PositionError(f"seat {p} dropped {fields['bombs'][p]} bomb(s) but shaken= "
+                                    f"shows {shown} month(s): under these rules a bomb shows "
+                                    "its month (list it in shaken=)", "shaken")
     size = 3 if sitter is not None else n
     dealt = getattr(rules, f"hand_{size}p")
     for p, k in enumerate(counts):
@@ -537,6 +551,24 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                                 f"hand under these rules", "hands")
     _check_phase(rules, fields, phase, counts, known, visible)
     _check_counters(fields, phase, counts, stock)
+    _check_played(fields)
+
+
+def _check_played(fields: dict) -> None:
+    """Turns go round the seats in play from the dealer, so after ``turns``
+    completed turns each seat has played its share (``played=``): a seat counted
+    as not having played would be offered its first-turn moves (a shake) mid-hand.
+    (More is accepted: hand-made positions skip the first turns' effects so.)"""
+    n = fields["nplayers"]
+    sitter = fields.get("sitter")
+    order = [(fields["dealer"] + i) % n for i in range(n) if (fields["dealer"] + i) % n != sitter]
+    turns = fields["turns"]
+    for rank, p in enumerate(order):
+        share = turns // len(order) + (1 if rank < turns % len(order) else 0)
+        if fields["turns_played"][p] < share:
+            raise PositionError(f"seat {p} has played {fields['turns_played'][p]} turn(s) of the "
+                                f"{turns} completed, at least {share} of them its own (give "
+                                "played=, one count per seat)", "played")
 
 
 def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
