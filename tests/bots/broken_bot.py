@@ -5,7 +5,9 @@ usage: broken_bot.py MODE [MARKER]
 
 MODE says how it misbehaves at its first request: crash, hang, garbage, flood
 (10 MB on one line), flood-lines (10 MB of short info lines), illegal, noflush
-(never flushes its answer), grandchild (starts a sleeping child, then hangs).
+(never flushes its answer), grandchild (starts a sleeping child, then hangs),
+escape (starts a sleeping child in a session of its own, out of the bot's
+process group, then hangs).
 With MARKER (a file path), it misbehaves only when the file does not exist yet,
 creating it: the restarted process then plays properly.  Its pid (and its
 child's) are appended to $BOT_PID_FILE when that is set.
@@ -71,5 +73,9 @@ for line in sys.stdin:
         time.sleep(3600)
     elif mode == "grandchild":
         child = subprocess.Popen(["sleep", "3600"])
+        note_pid(child.pid)
+        time.sleep(3600)
+    elif mode == "escape":
+        child = subprocess.Popen(["sleep", "3600"], start_new_session=True)
         note_pid(child.pid)
         time.sleep(3600)
