@@ -330,6 +330,9 @@ class Record:
             raise RecordError(f"{what} ({exc.msg}, column {exc.colno})", "json", line) from None
         except RecursionError:
             raise RecordError("not valid JSON (nested too deeply)", "json", line) from None
+        except ValueError:  # json reads a number through int(): at most 4300 digits
+            raise RecordError("not valid JSON (a number with too many digits)", "json",
+                              line) from None
         return cls.from_dict(data, line)
 
 
@@ -708,7 +711,7 @@ def _entries(handle: IO[str]) -> Iterator[tuple[int, str | None]]:
     document = "\n".join(text for _, text in held if text is not None)
     try:
         data = json.loads(document)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, too deep, a number of 4300+ digits
         data = None
     if isinstance(data, dict):
         yield first[0], document
