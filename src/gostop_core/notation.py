@@ -551,24 +551,34 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                                 f"hand under these rules", "hands")
     _check_phase(rules, fields, phase, counts, known, visible)
     _check_counters(fields, phase, counts, stock)
-    _check_played(fields)
+    _check_played(fields, phase)
 
 
-def _check_played(fields: dict) -> None:
-    """Turns go round the seats in play from the dealer, so after ``turns``
-    completed turns each seat has played its share (``played=``): a seat counted
-    as not having played would be offered its first-turn moves (a shake) mid-hand.
-    (More is accepted: hand-made positions skip the first turns' effects so.)"""
+def _check_played(fields: dict, phase: str) -> None:
+    """Turns go round the seats in play: a seat whose turn has come since the
+    hand began (among the ``turns`` completed, or the one under way in phase
+    ``gostop``) has played (``played=`` above 0), or it would be offered its
+    first-turn moves (a shake) mid-hand.  (The counts themselves are not
+    checked further: forced flip-only turns and hand-made positions, which skip
+    the first turns' effects with high counts, make them vary.)"""
+    if phase == "over":
+        return
     n = fields["nplayers"]
     sitter = fields.get("sitter")
-    order = [(fields["dealer"] + i) % n for i in range(n) if (fields["dealer"] + i) % n != sitter]
-    turns = fields["turns"]
+    # whose turn it is: the seat to move, or in a showdown the seat that asked
+    mover = fields["showdown_caller"] if phase == "showdown" else fields["to_move"]
+    order = [(mover + i) % n for i in range(n) if (mover + i) % n != sitter]
+    turns, seats = fields["turns"], len(order)
     for rank, p in enumerate(order):
-        share = turns // len(order) + (1 if rank < turns % len(order) else 0)
-        if fields["turns_played"][p] < share:
-            raise PositionError(f"seat {p} has played {fields['turns_played'][p]} turn(s) of the "
-                                f"{turns} completed, at least {share} of them its own (give "
-                                "played=, one count per seat)", "played")
+        # the turns completed went to the seats just before the mover, going back
+        had_a_turn = turns >= seats - rank if rank else turns >= seats
+        if phase == "gostop" and p == mover:
+            had_a_turn = True  # its turn is under way, its play counted already
+        if had_a_turn and not fields["turns_played"][p]:
+            raise PositionError(f"seat {p} has had its turn in the {turns} turn(s) completed "
+                                "but played= counts none for it: it would be offered its "
+                                "first-turn moves again (give played=, one count per seat)",
+                                "played")
 
 
 def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
