@@ -15,6 +15,10 @@ forward loop (:func:`replay`) that feeds a :class:`RecordVisitor`; building the
 game (:class:`GameBuilder`, behind :func:`game_from_record`), printing a position
 after K decisions and analysing the decisions are visitors.
 
+The module stays one module: the format, its errors, the replay and the file
+reading and writing (a chunk at a time, a record at a time) share the record
+type and its error kinds, and callers import them all from here.
+
 >>> from gostop_core import Game
 >>> g = Game("casual", 2, seed=7)
 >>> _ = g.push(next(iter(g.legal_moves)))
