@@ -276,3 +276,16 @@ def test_an_arena_stopped_by_a_full_disk_leaves_valid_records(tmp_path):
     kept = load_records(str(path), verify=True)  # strict: every line a whole record
     assert 0 < len(kept) < 60 and path.stat().st_size <= 20_000
     assert f"it holds the {len(kept)} complete record(s)" in proc.stderr
+
+
+def test_selfplay_stopped_by_a_full_disk_leaves_no_half_shard(tmp_path):
+    out = tmp_path / "selfplay"
+    proc = run_cli("selfplay", "--bot", "random", "--games", "200", "--shard-size", "20",
+                   "--workers", "1", "--out", str(out), limit=30_000)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: cannot write to {out}"), lines
+    for shard in out.iterdir():  # whatever is there is whole (no half-written .tmp)
+        assert not shard.name.endswith(".tmp"), shard.name
+        if shard.suffix == ".jsonl":
+            load_records(str(shard), verify=True)
