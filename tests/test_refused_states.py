@@ -91,7 +91,7 @@ def test_every_number_option_takes_plain_numbers_only():
     ("deal", "--seed", "٣"), ("deal", "--seed", " 5"), ("deal", "--seed", "1_0"),
     ("deal", "--players", "２"), ("perft", "--depth", " 1"),
     ("bench", "--seconds", "nan"), ("bench", "--seconds", "inf"), ("bench", "--seconds", " 1"),
-    ("deal", "--set", "godori=٣"),
+    ("deal", "--set", "godori=٣"), ("deal", "--set", "godori= 5"),
 ])
 def test_number_options_refuse_what_int_and_float_would_take(args):
     result = CliRunner().invoke(cli, list(args))
@@ -102,6 +102,7 @@ def test_number_options_refuse_what_int_and_float_would_take(args):
 
 def test_plain_numbers_still_work():
     assert CliRunner().invoke(cli, ["deal", "--seed", "5", "--set", "godori=3"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["deal", "--set", "godori=3, threshold_2p=5 "]).exit_code == 0
 
 
 @pytest.mark.parametrize("text", ["", "\n\n# only a comment\n", "id lonely\nposition {}\n"])

@@ -87,7 +87,7 @@ def _parse_overrides(values: tuple[str, ...]) -> dict[str, int]:
             if key not in FIELDS:
                 raise click.BadParameter(f"unknown rules field {key!r} (list them with 'gostop rules')",
                                          param_hint="'--set'")
-            text = value.strip().lower()
+            text = value.lower()  # no spaces inside FIELD=VALUE: " 5" is no number
             if text in ("true", "yes", "on"):
                 text = "1"
             elif text in ("false", "no", "off"):
