@@ -287,6 +287,28 @@ def test_play_survives_what_the_arena_survives(mode, reason, pid_file, quick):
     assert wait_gone(read_pids(pid_file)) == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="subreapers are Linux's")
+def test_adopted_orphans_are_ended_and_adoption_stops(tmp_path):
+    import ctypes
+
+    from gostop_cli import children
+    assert children.become_subreaper()
+    note = tmp_path / "pid"
+    # a parent that starts a child in a session of its own, then exits at once
+    subprocess.run([sys.executable, "-c",
+                    "import subprocess, sys; p = subprocess.Popen(['sleep', '60'], "
+                    "start_new_session=True); open(sys.argv[1], 'w').write(str(p.pid))",
+                    str(note)], check=True, timeout=30)
+    orphan = int(note.read_text())
+    assert alive(orphan)
+    assert children.end_orphans() == [orphan]
+    assert wait_gone([orphan]) == []
+    state = ctypes.c_int(-1)
+    libc = ctypes.CDLL("libc.so.6")
+    assert libc.prctl(37, ctypes.byref(state), 0, 0, 0) == 0  # PR_GET_CHILD_SUBREAPER
+    assert state.value == 0 and children.end_orphans() == []
+
+
 def test_play_ends_a_process_that_left_the_bots_group(pid_file):
     """A bot's child in a session of its own (out of the group gostop ends with
     the bot) still goes when 'gostop play' ends: gostop adopted it (a subreaper)."""

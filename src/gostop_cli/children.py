@@ -3,9 +3,9 @@
 A ``cmd:`` bot runs in a process group of its own, which gostop ends with the
 bot; but a process the bot starts in a session of its own (``setsid``) is in no
 group gostop can reach.  On Linux ``gostop play`` makes itself the *subreaper*
-of its descendants, so that such a process, orphaned when its bot ends, becomes
-gostop's own child: :func:`end_orphans` then ends it and collects it.  Elsewhere
-both are no-ops."""
+of its descendants while its bots run, so that such a process, orphaned when
+its bot ends, becomes gostop's own child: :func:`end_orphans` then ends it,
+collects it and stops adopting.  Elsewhere both are no-ops."""
 
 from __future__ import annotations
 
@@ -69,10 +69,20 @@ def _children(other_groups: bool = False) -> list[int]:
 
 
 def end_orphans(wait: float = 2.0) -> list[int]:
-    """End (SIGKILL) and collect the adopted orphans; returns their pids."""
+    """End (SIGKILL) and collect the adopted orphans, and stop adopting (the
+    process that called :func:`become_subreaper` is a subreaper only while its
+    bots run: a test runner, say, goes back to normal); returns their pids."""
+    global _subreaper
     if not _subreaper:
         return []
     pids = _adopted()
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - set a moment ago
+        pass
+    _subreaper = False
+    _own.clear()
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
