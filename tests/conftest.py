@@ -118,7 +118,27 @@ def make_position(*, players: int = 2, field=None, hands=None, captured=None, st
     ]
     if extra:
         parts.append(extra)
+    if "played=" not in extra:
+        played = _turns_had(players, turn, phase, turns, extra)
+        if any(played):
+            parts.append("played=" + ",".join(map(str, played)))
     return " ".join(parts)
+
+
+def _turns_had(players: int, turn: int, phase: str, turns: int, extra: str) -> list[int]:
+    """``played=`` as the parser wants it at least (docs/notation.md, "turns
+    played"): 1 for each seat whose turn has come among the ``turns`` completed
+    (counted back from the seat to move) and for the seat whose turn is under way
+    at a Go/Stop decision."""
+    found = re.search(r"(?:^| )sitter=(\d)", extra)
+    sitter = int(found.group(1)) if found else None
+    order = [(turn + i) % players for i in range(players) if (turn + i) % players != sitter]
+    played = [0] * players
+    for rank, p in enumerate(order):
+        if (turns >= len(order) - rank if rank else turns >= len(order)) or (
+                phase == "gostop" and p == turn):
+            played[p] = 1
+    return played
 
 
 def game_from(**kwargs) -> Game:

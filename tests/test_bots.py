@@ -51,11 +51,14 @@ def position(players=2, turn=0, phase="play", field=(), hands=None, captured=Non
     n = players
     go = go or [0] * n
     fliponly = fliponly or [0] * n
-    return (f"gostop/1 rules={rules} players={n} dealer=0 turn={turn} phase={phase} turns=4 "
+    return (f"gostop/1 rules={rules} players={n} dealer=0 turn={turn} phase={phase} turns=0 "
             f"field={cards(field)} hands={'|'.join(cards(h) for h in hands)} "
             f"captured={'|'.join(cards(p) for p in captured)} stock={cards(stock)} "
             f"go={','.join(map(str, go))} lastgo={','.join('0' * n)} "
-            f"fliponly={','.join(map(str, fliponly))}" + (f" {extra}" if extra else ""))
+            f"fliponly={','.join(map(str, fliponly))}" + (f" {extra}" if extra else "")
+            # at a Go/Stop decision the turn under way has been counted for its seat
+            + (f" played={','.join('1' if p == turn else '0' for p in range(n))}"
+               if phase == "gostop" else ""))
 
 
 def greedy_choice(text: str) -> Move:

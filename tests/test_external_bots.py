@@ -260,9 +260,67 @@ def test_play_with_a_program_and_a_python_bot():
 def test_play_with_a_broken_program_ends_the_match(pid_file, quick):
     result = CliRunner().invoke(cli, ["play", "--auto", "--quiet", "--seed", "5", "--bot",
                                       broken("crash"), "--move-time", "1"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "Bot 1" in result.output and "loses by forfeit: crash" in result.output
     assert wait_gone(read_pids(pid_file)) == []
+
+
+@pytest.mark.parametrize("mode, reason", [
+    ("hang", "timeout: no move within 0.5 s"),
+    ("noflush", "timeout: no move within 0.5 s"),
+    ("garbage", "protocol: the bot answered 'I think I will play the pine bright'"),
+    ("flood", "protocol: the bot wrote a line longer than 65536 bytes"),
+    ("flood-lines", "protocol: the bot wrote more than 1048576 bytes for one move"),
+    ("illegal", "illegal: the bot answered"),
+    ("grandchild", "timeout: no move within 0.5 s"),
+])
+def test_play_survives_what_the_arena_survives(mode, reason, pid_file, quick):
+    """The arena's hostile programs under 'gostop play': one line naming the
+    forfeit, exit code 2, no traceback, and no process of the bot left."""
+    result = CliRunner().invoke(cli, ["play", "--auto", "--quiet", "--seed", "5", "--bot",
+                                      broken(mode), "--move-time", "0.5"])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [ln for ln in result.output.splitlines() if "loses by forfeit" in ln]
+    assert len(lines) == 1 and reason in lines[0], result.output
+    assert lines[0].endswith("the match is abandoned.")
+    assert "Traceback (most recent call last)" not in result.output
+    assert wait_gone(read_pids(pid_file)) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="subreapers are Linux's")
+def test_adopted_orphans_are_ended_and_adoption_stops(tmp_path):
+    import ctypes
+
+    from gostop_cli import children
+    assert children.become_subreaper()
+    note = tmp_path / "pid"
+    # a parent that starts a child in a session of its own, then exits at once
+    subprocess.run([sys.executable, "-c",
+                    "import subprocess, sys; p = subprocess.Popen(['sleep', '60'], "
+                    "start_new_session=True); open(sys.argv[1], 'w').write(str(p.pid))",
+                    str(note)], check=True, timeout=30)
+    orphan = int(note.read_text())
+    assert alive(orphan)
+    assert children.end_orphans() == [orphan]
+    assert wait_gone([orphan]) == []
+    state = ctypes.c_int(-1)
+    libc = ctypes.CDLL("libc.so.6")
+    assert libc.prctl(37, ctypes.byref(state), 0, 0, 0) == 0  # PR_GET_CHILD_SUBREAPER
+    assert state.value == 0 and children.end_orphans() == []
+
+
+def test_play_ends_a_process_that_left_the_bots_group(pid_file):
+    """A bot's child in a session of its own (out of the group gostop ends with
+    the bot) still goes when 'gostop play' ends: gostop adopted it (a subreaper)."""
+    args = [sys.executable, "-m", "gostop_cli", "play", "--auto", "--quiet", "--seed", "5",
+            "--bot", broken("escape"), "--move-time", "0.5"]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert "loses by forfeit: timeout" in proc.stdout and "Traceback" not in proc.stderr
+    pids = read_pids(pid_file)
+    assert len(pids) == 2  # the bot and the child that escaped its group
+    assert wait_gone(pids) == []
 
 
 # ---------------------------------------------------------------- signals

@@ -304,11 +304,30 @@ def test_crash_fuzzer_catches_a_signal():
     assert word == "signal" and detail.startswith("SIGSEGV")
 
 
-def test_crash_fuzzer_short_run():
-    """Structured inputs at and past every field's limit, each in a worker
-    process: no signal, no hang, no exception but the engine's refusals."""
+def test_crash_fuzzer_catches_too_much_memory():
+    """The worker's peak RSS is checked after every input (and its data segment
+    capped): an input that takes more than the bound is a finding."""
     import crash_fuzz
-    result = crash_fuzz.fuzz(int(600 * float(os.environ.get("FUZZ_SCALE", "1"))), seed=0)
-    assert result["signals"] == 0
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(crash_fuzz.__file__).parent)] + sys.path)
+    w = crash_fuzz.Worker(env, memory_mb=150)
+    word, detail = w.ask({"kind": "memtest", "text": "200"}, timeout=60)
+    assert word == "memory" and "more than 150 MB" in detail
+    w = crash_fuzz.Worker(env, memory_mb=150)
+    word, detail = w.ask({"kind": "memtest", "text": "400"}, timeout=60)  # past the cap
+    assert word == "finding" and "MemoryError" in detail
+    w.close()
+
+
+def test_crash_fuzzer_short_run():
+    """Structured inputs at and past every field's limit, and hostile record
+    files and record fields, each in a worker process: no signal, no hang, no
+    exception but the engine's refusals, memory under the bound."""
+    import crash_fuzz
+    result = crash_fuzz.fuzz(int(600 * float(os.environ.get("FUZZ_SCALE", "1"))), seed=0,
+                             max_line=50_000)
+    assert result["signals"] == 0 and result["hangs"] == 0
     assert result["findings"] == [], result["findings"][:3]
     assert result["accepted"] > 20 and result["refused"] > 100
+    assert result["by_kind"]["file"] > 10 and result["by_kind"]["fields"] > 10
+    assert 0 < result["peak_rss_mb"] < crash_fuzz.MEMORY_MB

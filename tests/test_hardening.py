@@ -287,7 +287,10 @@ def test_counters_the_engine_prints_are_accepted_by_its_parser():
     text = replace_key(game.position(), "turns", str(MAX_TURNS - left))
     with pytest.raises(PositionError, match="^turns: "):
         parse_position(replace_key(game.position(), "turns", str(MAX_TURNS - left + 1)))
-    text += f" played={MAX_SEAT_COUNT - (10 + owed + len(game.stock()))},0"
+    # the turns completed are the seats' own (played=): the played counter at its
+    # limit for both seats, and turns to match
+    played = MAX_SEAT_COUNT - (10 + owed + len(game.stock()))
+    text = replace_key(game.position(), "turns", str(2 * played)) + f" played={played},{played}"
     import random
     rng = random.Random(1)
     g = Game.from_position(text)

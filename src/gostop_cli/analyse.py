@@ -20,7 +20,7 @@ from gostop_core.bots import ExpectimaxBot
 from gostop_core.records import Decision, Record, RecordVisitor, replay
 from gostop_core.bots.search import MAX_DEPTH, MAX_SAMPLES
 
-from gostop_cli.options import CommandError
+from gostop_cli.options import CommandError, IntRange
 from gostop_cli.replay import check_seat, open_records, record_file_options
 
 __all__ = ["analyse", "Review", "Reviewer", "review_record", "THRESHOLDS", "mark_of"]
@@ -117,11 +117,11 @@ Examples:
 Marks: inaccuracy from a loss of 0.5 expected points, mistake from 1.5,
 blunder from 3.0.""")
 @record_file_options("every good one")
-@click.option("--seat", type=click.IntRange(0, 3), default=None,
+@click.option("--seat", type=IntRange(0, 3), default=None,
               help="Only this seat's decisions [default: every seat's].")
-@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=ExpectimaxBot.DEPTH,
+@click.option("--depth", type=IntRange(1, MAX_DEPTH), default=ExpectimaxBot.DEPTH,
               show_default=True, help="Search depth in turns.")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=ExpectimaxBot.SAMPLES,
+@click.option("--samples", type=IntRange(1, MAX_SAMPLES), default=ExpectimaxBot.SAMPLES,
               show_default=True, help="Deals of the unseen cards searched per decision.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def analyse(path: str, game: int | None, seat: int | None, depth: int, samples: int,

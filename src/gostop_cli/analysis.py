@@ -15,9 +15,10 @@ import click
 from gostop_core import GoStopError, Game, Move, PlayerView, Rules, preset_names
 from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
+from gostop_core.records import RecordWriteError, RecordWriter
 from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot, RankedMove, make_bot
 from gostop_core.bots.search import MAX_DEPTH, MAX_SAMPLES
-from gostop_cli.options import (CommandError, backend_options, make_rules, move_time_option,
+from gostop_cli.options import (CommandError, FloatRange, IntRange, backend_options, make_rules, move_time_option,
                                 workers_option)
 
 __all__ = ["hint", "arena", "hint_moves", "public_line", "payout_unit"]
@@ -114,21 +115,21 @@ Examples:
   gostop hint "$(gostop deal --seed 7)" --depth 2 --samples 32
   gostop hint "$(gostop deal --seed 7)" --time 3000    # a longer look""")
 @click.argument("position")
-@click.option("--depth", type=click.IntRange(1, MAX_DEPTH), default=BEST_SETTINGS["depth"],
+@click.option("--depth", type=IntRange(1, MAX_DEPTH), default=BEST_SETTINGS["depth"],
               show_default=True,
               help="Search depth in turns (1: this turn; 2: and the next seat's).")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=BEST_SETTINGS["samples"],
+@click.option("--samples", type=IntRange(1, MAX_SAMPLES), default=BEST_SETTINGS["samples"],
               show_default=True,
               help="Most deals of the unseen cards searched and averaged (fewer once the "
                    "best move is clear, or when the time is up).")
-@click.option("--time", "time_ms", type=click.FloatRange(0, 3_600_000), default=HINT_TIME_MS,
+@click.option("--time", "time_ms", type=FloatRange(0, 3_600_000), default=HINT_TIME_MS,
               show_default=True, metavar="MS",
               help="Time budget in milliseconds (0: none); the search stops sampling there.")
 @click.option("--leaf", type=click.Choice(ExpectimaxBot.LEAVES), default=BEST_SETTINGS["leaf"],
               show_default=True,
               help="Value past the depth: the hand played out by the greedy policy, or the "
                    "fitted estimate.")
-@click.option("--seed", type=click.IntRange(0, 2 ** 32 - 1), default=0, show_default=True,
+@click.option("--seed", type=IntRange(0, 2 ** 32 - 1), default=0, show_default=True,
               help="Seed of the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, seed: int,
@@ -173,9 +174,10 @@ def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, see
 
 
 class OrderedRecords:
-    """Writes the arena's game records to ``handle`` in deal and rotation order
-    as the games finish (in any order): a deal waits only until the deals before
-    it are written, so the memory holds the deals in flight, not the arena."""
+    """Writes the arena's game records to ``handle`` (a
+    :class:`~gostop_core.records.RecordWriter`) in deal and rotation order as
+    the games finish (in any order): a deal waits only until the deals before it
+    are written, so the memory holds the deals in flight, not the arena."""
 
     def __init__(self, handle: Any, rotations: int):
         self.handle = handle
@@ -189,7 +191,7 @@ class OrderedRecords:
         while len(self.waiting.get(self.next_deal, ())) == self.rotations:
             deal = self.waiting.pop(self.next_deal)
             for rotation in sorted(deal):
-                self.handle.write(deal[rotation].to_json() + "\n")
+                self.handle.write(deal[rotation])
             self.next_deal += 1
 
     def close(self) -> None:
@@ -219,15 +221,15 @@ answers garbage or an illegal move, or floods its output loses that game by
 forfeit and pays each opponent the Stop threshold; a program is restarted for
 its next game.""")
 @click.argument("bots", nargs=-1)
-@click.option("--deals", type=click.IntRange(1, 10 ** 7), default=100, show_default=True,
+@click.option("--deals", type=IntRange(1, 10 ** 7), default=100, show_default=True,
               help="Duplicate deals; each is played once per seat rotation.")
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+@click.option("--players", type=IntRange(2, 4), default=2, show_default=True,
               help="Number of players, 2-4.")
 @click.option("--rules", "preset", type=click.Choice(preset_names()), default=preset_names()[0],
               show_default=True, help="Rules preset.")
 @click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
               help="Override one rules field (repeatable).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 40), default=0, show_default=True,
+@click.option("--seed", type=IntRange(0, 2 ** 40), default=0, show_default=True,
               help="Seed of the first deal (deal d uses seed + d).")
 @workers_option("Processes (default: every core).")
 @move_time_option("Time per move of the bots gostop did not write; a slower answer forfeits "
@@ -236,7 +238,7 @@ its next game.""")
               help="Write every game's record to FILE (JSON Lines, docs/records.md), in deal "
                    "and rotation order; 'gostop replay FILE' and 'gostop analyse FILE' read it.")
 @backend_options
-@click.option("--batch", type=click.IntRange(1, 10 ** 6), default=None, metavar="N",
+@click.option("--batch", type=IntRange(1, 10 ** 6), default=None, metavar="N",
               help="With --backend ray: deals per task (default: up to 64, fewer when "
                    "there are few deals per CPU; docs/scale.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (and no progress bar).")
@@ -275,9 +277,9 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     sink = None
     if records_path is not None:
         try:
-            sink = OrderedRecords(open(records_path, "w", encoding="utf-8"), players)
-        except OSError as exc:
-            raise CommandError(f"cannot write {records_path}: {exc.strerror or exc}") from None
+            sink = OrderedRecords(RecordWriter(records_path), players)
+        except RecordWriteError as exc:
+            raise CommandError(str(exc)) from None
     started = time.perf_counter()
     try:
         with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -290,6 +292,10 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
                                on_record=None if sink is None else sink.add,
                                on_deal=lambda done: bar.update(task, completed=done),
                                backend=backend, address=address, batch=batch)
+    except RecordWriteError as exc:  # a full disk: the file holds the records before
+        written = sink.handle.written if sink is not None else 0
+        raise CommandError(f"{exc} (it holds the {written} complete record(s) written "
+                           "before)") from None
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     except OSError as exc:
@@ -299,7 +305,10 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
         sys.exit(130)
     finally:
         if sink is not None:
-            sink.close()
+            try:
+                sink.close()
+            except RecordWriteError:
+                pass  # already reported, or about to be
     seconds = time.perf_counter() - started
     if as_json:
         data: dict[str, Any] = result.as_dict()

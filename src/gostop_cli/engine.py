@@ -9,6 +9,8 @@ import sys
 
 import click
 
+from gostop_cli.options import IntRange
+
 __all__ = ["engine"]
 
 
@@ -31,7 +33,7 @@ by {"type": "error", "id": ..., "message": "..."}.""")
               help="The bot to offer: random, greedy, expectimax, expectimax:depth=D,..., "
                    "ismcts, ismcts:iterations=N,..., "
                    "path/to/file.py:Class, package.module:Class or an installed bot.")
-@click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
+@click.option("--seed", type=IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
               help="Seed of the bot (the random bot's choices, the expectimax sampling).")
 def engine(spec: str, seed: int) -> None:
     """Serve one bot over the gostop bot protocol: JSON messages on standard

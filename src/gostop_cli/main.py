@@ -4,6 +4,7 @@ in :mod:`gostop_cli.board`, the options every command shares in :mod:`gostop_cli
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -24,7 +25,7 @@ from gostop_cli.prompt import isatty
 from gostop_cli.analysis import arena, hint
 from gostop_cli.replay import replay_cmd
 from gostop_cli.options import (  # noqa: F401  (re-exported: older imports from main)
-    MAX_SEED, CommandError, dealer_option, dump, engine_errors, json_option, make_rules,
+    MAX_SEED, CommandError, FloatRange, IntRange, dealer_option, dump, engine_errors, json_option, make_rules,
     move_time_option, new_game, players_option, random_seed, rules_options, seed_option,
 )
 
@@ -58,7 +59,32 @@ class GostopGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("\nInterrupted", err=True)
             sys.exit(130)
+        except OSError as exc:  # a write that failed: the output on a full disk, ...
+            _write_failed(exc)
+        try:
+            sys.stdout.flush()
+        except OSError as exc:
+            _write_failed(exc)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _write_failed(exc: OSError) -> None:
+    """One line and exit code 2 for an output that cannot be written (standard
+    output on a full disk, say); what standard output still buffers is dropped,
+    so that Python does not fail on it again at exit."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # no file descriptor (a test runner)
+            pass
+    reason = exc.strerror or str(exc)
+    where = exc.filename if getattr(exc, "filename", None) else "the output"
+    click.echo(f"Error: cannot write {where}: {reason}", err=True)
+    sys.exit(2)
 
 
 # ---------------------------------------------------------------- the group
@@ -124,12 +150,12 @@ shake9, fliponly, flip/9A, go, stop), or a command:
 End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
 @players_option
 @rules_options
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Match seed: the first hand is the deal of 'gostop deal --seed S' (same "
                    "rules, players and dealer); the first-dealer draw and the later hands "
                    "derive from it (default: a random seed, printed so the match can be "
                    "replayed).")
-@click.option("--hands", type=click.IntRange(1, 1000), default=1, show_default=True,
+@click.option("--hands", type=IntRange(1, 1000), default=1, show_default=True,
               help="Hands in the match: the winner deals next where the rules say, a drawn "
                    "hand doubles the next payment where they say, and a ledger keeps "
                    "every player's chips.")
@@ -142,7 +168,7 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "speaking the bot protocol): one for all, or one per seat in seat order.")
 @move_time_option("Time per move of a cmd: bot; a slower bot loses by forfeit and the "
                   "match ends.")
-@click.option("--dealer", type=click.IntRange(0, 3), default=None,
+@click.option("--dealer", type=IntRange(0, 3), default=None,
               help="Seat of the first dealer, who plays first [default: drawn where the "
                    "rules say so (traditional, standard), else seat 0].")
 @click.option("--daytime", is_flag=True,
@@ -302,17 +328,17 @@ With --suite the exit code is 0 when every count matches, 1 when any does
 not, 2 when the file is malformed.""")
 @click.option("--position", "position", metavar="STRING",
               help="Start from this position string ('-' reads it from stdin) instead of a deal.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Deal seed [default: 0].")
-@click.option("--players", type=click.IntRange(2, 4), default=None,
+@click.option("--players", type=IntRange(2, 4), default=None,
               help="Number of players, 2-4 [default: 2].")
 @click.option("--rules", "preset", type=click.Choice(preset_names()), default=None,
               help=f"Rules preset [default: {preset_names()[0]}].")
 @click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
               help="Override one rules field (repeatable).")
-@click.option("--dealer", type=click.IntRange(0, 3), default=None,
+@click.option("--dealer", type=IntRange(0, 3), default=None,
               help="Seat of the dealer [default: 0].")
-@click.option("--depth", type=click.IntRange(0, 64), default=None,
+@click.option("--depth", type=IntRange(0, 64), default=None,
               help="Decisions to look ahead [default: 3].")
 @click.option("--divide", is_flag=True, help="Also print the count below each legal move.")
 @click.option("--no-bulk", is_flag=True,
@@ -325,7 +351,7 @@ not, 2 when the file is malformed.""")
               type=click.Path(exists=True, dir_okay=False, allow_dash=True),
               help="Check every count of a perft suite file ('-' reads stdin) instead of "
                    "counting one position; exit code 1 if any count differs.")
-@click.option("--max-depth", type=click.IntRange(0, 64), default=None,
+@click.option("--max-depth", type=IntRange(0, 64), default=None,
               help="With --suite: skip the counts deeper than this.")
 @json_option
 def perft(position: str | None, seed: int | None, players: int | None, preset: str | None,
@@ -407,9 +433,12 @@ def _read_suite(path: str) -> list[SuiteEntry]:
     except (OSError, UnicodeDecodeError) as exc:
         raise CommandError(f"cannot read {name}: {exc}") from None
     try:
-        return parse_suite(text, name)
+        entries = parse_suite(text, name)
     except SuiteError as exc:
         raise CommandError(" ".join(str(exc).split())) from None
+    if not any(e.counts for e in entries):  # "all ok" would check nothing
+        raise CommandError(f"{name}: no perft count in the file (docs/perft.md)")
+    return entries
 
 
 def _divide_rows(result: SuiteResult) -> list[str]:
@@ -433,6 +462,8 @@ def run_suite(path: str, reference: bool, max_depth: int | None, bulk: bool,
     return the exit code (0 all match, 1 a mismatch)."""
     entries = _read_suite(path)
     name = "<stdin>" if path == "-" else Path(path).name
+    if max_depth is not None and not any(d <= max_depth for e in entries for d, _ in e.counts):
+        raise CommandError(f"{name}: no perft count at depth {max_depth} or less to check")
     width = max([len(e.id) for e in entries] + [2])
     results: list[tuple[SuiteResult, float]] = []
     begin = time.perf_counter()
@@ -572,7 +603,7 @@ def rules_cmd(preset: str, overrides: tuple[str, ...], changed: bool, as_json: b
 Examples:
   gostop bench                 one minute, every figure against its target
   gostop bench --seconds 10 --json""")
-@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=60.0, show_default=True,
+@click.option("--seconds", type=FloatRange(0.01, 3600), default=60.0, show_default=True,
               help="Time budget for the whole run.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as a JSON object.")
 def bench(seconds: float, as_json: bool) -> None:

@@ -8,7 +8,9 @@ group can import every command module without an import circle."""
 from __future__ import annotations
 
 import json
+import math
 import random
+import re
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -18,7 +20,8 @@ from gostop_core import FIELDS, Game, GoStopError, Rules, preset_names
 
 __all__ = ["MAX_SEED", "CommandError", "engine_errors", "make_rules", "rules_options",
            "seed_option", "players_option", "dealer_option", "json_option", "new_game",
-           "random_seed", "dump", "backend_options", "move_time_option"]
+           "random_seed", "dump", "backend_options", "move_time_option", "IntRange",
+           "FloatRange"]
 
 MAX_SEED = 2 ** 64 - 1
 
@@ -40,6 +43,37 @@ def engine_errors(what: str = "") -> Iterator[None]:
         raise CommandError(f"{what}{message}") from None
 
 
+# ---------------------------------------------------------------- number options
+# What a number option takes: ASCII digits as written, no spaces, no thousands of
+# digits.  int() and float() would also take '٣' (an Arabic-Indic three), ' 5',
+# '1_000' and 'nan'.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,30}")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?")
+
+
+class IntRange(click.IntRange):
+    """``click.IntRange`` that takes only a plain decimal integer."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not _INTEGER.fullmatch(value):
+            self.fail(f"{value[:30]!r} is not a whole number (digits 0-9)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FloatRange(click.FloatRange):
+    """``click.FloatRange`` that takes only a plain decimal number (no nan, no
+    inf, no spaces)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+            self.fail(f"{value[:30]!r} is not a number (digits 0-9, e.g. 2.5)", param, ctx)
+        if isinstance(value, float) and not math.isfinite(value):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 # ---------------------------------------------------------------- shared options
 def _parse_overrides(values: tuple[str, ...]) -> dict[str, int]:
     overrides: dict[str, int] = {}
@@ -53,16 +87,15 @@ def _parse_overrides(values: tuple[str, ...]) -> dict[str, int]:
             if key not in FIELDS:
                 raise click.BadParameter(f"unknown rules field {key!r} (list them with 'gostop rules')",
                                          param_hint="'--set'")
-            text = value.strip().lower()
+            text = value.lower()  # no spaces inside FIELD=VALUE: " 5" is no number
             if text in ("true", "yes", "on"):
                 text = "1"
             elif text in ("false", "no", "off"):
                 text = "0"
-            try:
-                overrides[key] = int(text)
-            except ValueError:
-                raise click.BadParameter(f"{key} needs an integer, got {value!r}",
-                                         param_hint="'--set'") from None
+            if not _INTEGER.fullmatch(text):
+                raise click.BadParameter(f"{key} needs an integer, got {value[:30]!r}",
+                                         param_hint="'--set'")
+            overrides[key] = int(text)
     return overrides
 
 
@@ -91,14 +124,14 @@ def rules_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def seed_option(default_random: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     help_text = ("Deal seed (default: a random seed, printed so the game can be replayed)."
                  if default_random else "Deal seed.")
-    return click.option("--seed", type=click.IntRange(0, MAX_SEED),
+    return click.option("--seed", type=IntRange(0, MAX_SEED),
                         default=None if default_random else 0,
                         show_default=not default_random, help=help_text)
 
 
-players_option = click.option("--players", type=click.IntRange(2, 4), default=2,
+players_option = click.option("--players", type=IntRange(2, 4), default=2,
                               show_default=True, help="Number of players, 2-4.")
-dealer_option = click.option("--dealer", type=click.IntRange(0, 3), default=0, show_default=True,
+dealer_option = click.option("--dealer", type=IntRange(0, 3), default=0, show_default=True,
                              help="Seat of the dealer, who plays first.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -133,12 +166,12 @@ def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def workers_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--workers N``: processes for arena and selfplay (one range and default;
     ``help_text`` says what they are there)."""
-    return click.option("--workers", type=click.IntRange(1, 256), default=None, help=help_text)
+    return click.option("--workers", type=IntRange(1, 256), default=None, help=help_text)
 
 
 def move_time_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--move-time SECONDS``: the time per move of a bot gostop did not write
     (one range and default for play, arena and selfplay; ``help_text`` says what
     a slower answer costs there)."""
-    return click.option("--move-time", type=click.FloatRange(0.01, 3600), default=5.0,
+    return click.option("--move-time", type=FloatRange(0.01, 3600), default=5.0,
                         show_default=True, metavar="SECONDS", help=help_text)

@@ -27,6 +27,7 @@ from gostop_core.cards import card_kind, card_month
 from gostop_core.testing.lockstep import Lockstep
 
 from gostop_cli.analysis import hint_moves, payout_unit, public_line
+from gostop_cli.children import become_subreaper, end_orphans
 from gostop_cli.board import (
     family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
     report_renderables, rules_line, seat_names, you_grammar, signed, stake_text, standings_text,
@@ -73,6 +74,7 @@ class Session:
         self.quiet = quiet
         self.console = console or Console(highlight=False)
         self.kinds = list(seats)
+        become_subreaper()  # before any bot program starts: see gostop_cli.children
         self.bots: list[Bot | None] = list(bots) if bots is not None else [
             None if name is None else make_bot(name, seed=seed * 10 + i)
             for i, name in enumerate(seats)]
@@ -459,19 +461,28 @@ class Session:
 
 # ---------------------------------------------------------------- entry points
 def close_bots(bots: Sequence[Bot | None]) -> None:
-    """Close every bot (an outside program is stopped); never raises."""
+    """Close every bot (an outside program is stopped, and whatever it started
+    that escaped its process group: :mod:`gostop_cli.children`); never raises."""
     for bot in bots:
         if bot is not None:
             try:
                 bot.close()
             except Exception:  # pragma: no cover - closing must not hide the result
                 pass
+    end_orphans()
+
+
+#: The exit code of a game or match a bot abandoned by forfeit (bad input from outside,
+#: as a bad record or position is).
+FORFEIT_EXIT = 2
 
 
 def forfeit_exit(console: Console, exc: BotError, what: str) -> int:
-    """Say that a bot lost by forfeit and the game or match is abandoned; exit code 1."""
-    console.print(Text(f"{exc}; the {what} is abandoned.", style="red"), soft_wrap=True)
-    return 1
+    """Say on one line that a bot lost by forfeit and the game or match is
+    abandoned; returns :data:`FORFEIT_EXIT`."""
+    message = " ".join(str(exc).split())
+    console.print(Text(f"{message}; the {what} is abandoned.", style="red"), soft_wrap=True)
+    return FORFEIT_EXIT
 
 
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
@@ -537,6 +548,7 @@ class MatchRunner:
         self.labels = [n if k is None else f"{n} ({k})" for n, k in zip(self.names, self.seats)]
         self.human = any(k is None for k in self.seats)
         # one bot per seat for the whole match (seeded from the match seed)
+        become_subreaper()  # before any bot program starts: see gostop_cli.children
         self.bots: list[Bot | None] = [
             None if name is None else make_bot(name, seed=match.seed * 10 + i)
             for i, name in enumerate(seats)]

@@ -21,10 +21,11 @@ from rich.text import Text
 
 from gostop_core import Event, Game, Move
 from gostop_core.records import (
-    SKIP, Decision, Record, RecordError, RecordVisitor, load_records, replay,
+    SKIP, Decision, Record, RecordError, RecordVisitor, iter_records, open_record_file,
+    replay,
 )
 
-from gostop_cli.options import CommandError
+from gostop_cli.options import CommandError, IntRange
 
 __all__ = ["replay_cmd", "open_records", "record_file_options", "Step", "collect_steps", "PositionAt", "JsonLog"]
 
@@ -34,40 +35,62 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def open_records(path: str, game: int | None, skip_bad: bool) -> list[tuple[int, Record]]:
+#: How many bad records a reading names (on stderr with --skip-bad, in the error
+#: without it); the rest are counted, not kept, so memory stays bounded.
+SHOWN_ERRORS = 5
+
+
+def open_records(path: str, game: int | None, skip_bad: bool,
+                 first_only: bool = False) -> list[tuple[int, Record]]:
     """The records of ``path`` to work on, as ``(number, record)`` with the
     record's 1-based number in the file.  Every record is replayed once to check
-    it.  A bad record raises :class:`CommandError` (exit 2) naming its line,
-    unless ``skip_bad``: then each bad line is named on stderr and skipped.
-    ``game`` picks one record by its number."""
+    it, the file read one record at a time.  A bad record raises
+    :class:`CommandError` (exit 2) naming its line, unless ``skip_bad``: then
+    the first bad lines are named on stderr, the others counted, and skipped.
+    ``game`` picks one record by its number; ``first_only`` keeps only the
+    first good one (the others are still checked)."""
+    name = "<stdin>" if path == "-" else path
+    good: list[tuple[int, Record]] = []
+    shown: list[RecordError] = []
+    bad = total = 0
+    chosen: Record | RecordError | None = None
     try:
-        entries = load_records(path, strict=False, verify=True)
+        with open_record_file(path) as handle:
+            for total, entry in enumerate(iter_records(handle, strict=False, verify=True), 1):
+                if isinstance(entry, RecordError):
+                    bad += 1
+                    if len(shown) < SHOWN_ERRORS:
+                        shown.append(entry)
+                    if game == total:
+                        chosen = entry
+                    continue
+                if game == total:
+                    chosen = entry
+                elif game is None and not (first_only and good):
+                    good.append((total, entry))
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise CommandError(f"cannot read {path}: not UTF-8 text") from None
-    name = "<stdin>" if path == "-" else path
-    if not entries:
+    except RecordError as exc:  # not UTF-8: the reading cannot go on
+        raise CommandError(f"cannot read {name}: {_one_line(str(exc))}") from None
+    if not total:
         raise CommandError(f"{name}: no record in the file")
-    bad = [e for e in entries if isinstance(e, RecordError)]
     if bad and not skip_bad:
-        first = bad[0]
-        notes = [f"{len(bad) - 1} more bad record(s)"] if len(bad) > 1 else []
-        if len(bad) < len(entries):
+        notes = [f"{bad - 1} more bad record(s)"] if bad > 1 else []
+        if bad < total:
             notes.append("--skip-bad replays the good ones")
         more = f" ({'; '.join(notes)})" if notes else ""
-        raise CommandError(f"{name}: {_one_line(str(first))}{more}")
-    for e in bad:
+        raise CommandError(f"{name}: {_one_line(str(shown[0]))}{more}")
+    for e in shown:
         click.echo(f"{name}: skipped {_one_line(str(e))}", err=True)
+    if bad > len(shown):
+        click.echo(f"{name}: skipped {bad - len(shown)} more bad record(s)", err=True)
     if game is not None:
-        if not 1 <= game <= len(entries):
-            raise CommandError(f"{name}: no game {game}: the file holds {len(entries)} "
+        if chosen is None:
+            raise CommandError(f"{name}: no game {game}: the file holds {total} "
                                f"record(s)")
-        chosen = entries[game - 1]
         if isinstance(chosen, RecordError):
             raise CommandError(f"{name}: game {game} is a bad record: {_one_line(str(chosen))}")
         return [(game, chosen)]
-    good = [(i, e) for i, e in enumerate(entries, 1) if isinstance(e, Record)]
     if not good:
         raise CommandError(f"{name}: no good record in the file")
     return good
@@ -253,7 +276,7 @@ def record_file_options(default_game: str) -> Callable[[Callable[..., Any]], Cal
             help="Name each bad record on stderr and go on with the good ones (default: "
                  "a bad record is an error).")(func)
         func = click.option(
-            "--game", type=click.IntRange(1), default=None,
+            "--game", type=IntRange(1), default=None,
             help="Only this record of the file (1 is the first, counting bad records "
                  f"too) [default: {default_game}].")(func)
         return click.argument("path", metavar="FILE",
@@ -271,9 +294,9 @@ Examples:
 \b
 On the board: Enter shows the next decision, 'b' goes back one, 'q' quits.""")
 @record_file_options("the first good one")
-@click.option("--seat", type=click.IntRange(0, 3), default=None,
+@click.option("--seat", type=IntRange(0, 3), default=None,
               help="Show only what this seat saw (its view) instead of every hand open.")
-@click.option("--position-at", "position_at", type=click.IntRange(0), default=None,
+@click.option("--position-at", "position_at", type=IntRange(0), default=None,
               metavar="K",
               help="Print the position string after K decisions (0: the start) and exit; "
                    "with --seat, that seat's view string.")
@@ -286,7 +309,7 @@ def replay_cmd(path: str, game: int | None, seat: int | None, position_at: int |
     play', decision by decision, every hand open or one seat's view."""
     if as_json and position_at is not None:
         raise click.UsageError("--json and --position-at do not go together")
-    number, record = open_records(path, game, skip_bad)[0]
+    number, record = open_records(path, game, skip_bad, first_only=True)[0]
     check_seat(record, seat)
     try:
         if position_at is not None:

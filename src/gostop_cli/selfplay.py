@@ -11,7 +11,7 @@ import click
 
 from gostop_core import GoStopError
 from gostop_cli.options import (
-    CommandError, backend_options, make_rules, move_time_option, players_option, rules_options,
+    CommandError, IntRange, backend_options, make_rules, move_time_option, players_option, rules_options,
     workers_option,
 )
 
@@ -33,12 +33,12 @@ skipped.  Ctrl-C keeps every finished shard.""")
               help="The bot on every seat (a bot specification, as in 'gostop arena').")
 @players_option
 @rules_options
-@click.option("--games", type=click.IntRange(1, 10 ** 9), required=True, help="Games to play.")
+@click.option("--games", type=IntRange(1, 10 ** 9), required=True, help="Games to play.")
 @click.option("--out", "out", metavar="DIR", required=True,
               type=click.Path(file_okay=False), help="Output directory (created if missing).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 40), default=0, show_default=True,
+@click.option("--seed", type=IntRange(0, 2 ** 40), default=0, show_default=True,
               help="Seed of game 0 (game G uses seed + G).")
-@click.option("--shard-size", type=click.IntRange(1, 10 ** 7), default=1000, show_default=True,
+@click.option("--shard-size", type=IntRange(1, 10 ** 7), default=1000, show_default=True,
               help="Games per shard file (and per task).")
 @workers_option("Processes, or CPUs of a local Ray cluster (default: every core).")
 @move_time_option("Time per move of a bot gostop did not write; a slower answer forfeits.")

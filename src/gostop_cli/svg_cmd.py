@@ -10,7 +10,7 @@ import click
 
 from gostop_core import Game, GoStopError, PlayerView
 from gostop_core import svg as svg_drawing
-from gostop_cli.options import CommandError
+from gostop_cli.options import CommandError, FloatRange, IntRange
 
 __all__ = ["svg_cmd"]
 
@@ -36,10 +36,10 @@ Examples:
   gostop svg "gostop-view/1 rules=casual players=2 seat=0 ..." --size 1200 -o view.svg
   gostop svg --card 8B -o moon.svg""")
 @click.argument("position", required=False, metavar="POSITION_OR_VIEW")
-@click.option("--seat", type=click.IntRange(0, 3), default=None,
+@click.option("--seat", type=IntRange(0, 3), default=None,
               help="Draw what this seat sees (only its own hand face up). Without it a "
                    "position shows every hand face up; a view shows its own seat.")
-@click.option("--size", type=click.FloatRange(16, 20000), default=800.0, show_default=True,
+@click.option("--size", type=FloatRange(16, 20000), default=800.0, show_default=True,
               metavar="PX", help="Width of the picture in pixels.")
 @click.option("--lastmove", metavar="MOVE", default=None,
               help="Outline the cards this move names (3B, 3B/3R, bomb9 ...).")

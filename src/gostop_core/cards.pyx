@@ -134,11 +134,18 @@ def card_index(code):
     raise CardCodeError(_explain_bad_code(code, text))
 
 
+def _quoted(code):
+    """A bad code as the message quotes it, cut short: a message never carries
+    a hostile string's megabytes."""
+    text = repr(code)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
 def _explain_bad_code(original, text):
     if not text:
         return "empty card code"
     if text.startswith("X"):
-        return f"unknown card code {original!r}: the bonus cards are X2 and X3"
+        return f"unknown card code {_quoted(original)}: the bonus cards are X2 and X3"
     digits = ""
     for ch in text:
         if ch in "0123456789":  # ASCII only: str.isdigit() also accepts "²", which int() refuses
@@ -146,17 +153,19 @@ def _explain_bad_code(original, text):
         else:
             break
     if not digits:
-        return f"unknown card code {original!r}: a code starts with a month 1-12 (e.g. 1B, 9A, 11D, 12R) or is X2/X3"
-    if len(digits.lstrip("0")) > 6:  # int() refuses very long digit strings: no month anyway
-        return f"unknown card code {original!r}: month {digits.lstrip('0')[:6]}... is not 1-12"
+        return f"unknown card code {_quoted(original)}: a code starts with a month 1-12 (e.g. 1B, 9A, 11D, 12R) or is X2/X3"
+    run = len(digits)
+    digits = digits.lstrip("0") or "0"  # int() refuses more than 4300 digits, zeros too
+    if len(digits) > 6:
+        return f"unknown card code {_quoted(original)}: month {digits[:6]}... is not 1-12"
     month = int(digits)
     if not 1 <= month <= 12:
-        return f"unknown card code {original!r}: month {month} is not 1-12"
+        return f"unknown card code {_quoted(original)}: month {month} is not 1-12"
     valid = [c for c in CARD_CODES[(month - 1) * 4:month * 4]]
-    rest = text[len(digits):]
+    rest = text[run:]
     if rest == "J":
-        return f"unknown card code {original!r}: month {month} junk needs a number ({', '.join(c for c in valid if 'J' in c)})"
-    return f"unknown card code {original!r}: month {month} holds {', '.join(valid)}"
+        return f"unknown card code {_quoted(original)}: month {month} junk needs a number ({', '.join(c for c in valid if 'J' in c)})"
+    return f"unknown card code {_quoted(original)}: month {month} holds {', '.join(valid)}"
 
 
 def card_code(int card):

@@ -97,7 +97,7 @@ class Move:
         if t.startswith("showdown"):
             rest = text.strip()[8:]
             if not rest.startswith("/") or len(rest) < 2:
-                raise MoveParseError(f"bad showdown {text!r}: write showdown/ and the win-card, e.g. showdown/3B")
+                raise MoveParseError(f"bad showdown {_shown(text)}: write showdown/ and the win-card, e.g. showdown/3B")
             return cls("showdown", card=_card(rest[1:], text))
         for kind in ("bomb", "shake"):
             if t.startswith(kind):
@@ -106,20 +106,20 @@ class Move:
                 if not (rest.isascii() and rest.isdigit() and len(rest) <= 2
                         and 1 <= int(rest) <= 12):
                     raise MoveParseError(
-                        f"bad {kind} {text!r}: write {kind} and the month, e.g. {kind}9")
+                        f"bad {kind} {_shown(text)}: write {kind} and the month, e.g. {kind}9")
                 return cls(kind, month=int(rest))
         if t.startswith("flip"):
             rest = t[4:]
             if not rest.startswith("/") or len(rest) < 2:
-                raise MoveParseError(f"bad flip choice {text!r}: write flip/ and a field card, e.g. flip/9R")
+                raise MoveParseError(f"bad flip choice {_shown(text)}: write flip/ and a field card, e.g. flip/9R")
             return cls("flip", target=_card(text.strip()[5:], text))
         card, sep, target = text.strip().partition("/")
         if sep and not target:
-            raise MoveParseError(f"bad move {text!r}: a field card must follow '/' (e.g. 3B/3R)")
+            raise MoveParseError(f"bad move {_shown(text)}: a field card must follow '/' (e.g. 3B/3R)")
         c = _card(card, text)
         if c in ("X2", "X3"):
             if sep:
-                raise MoveParseError(f"bad move {text!r}: a bonus card takes no field card")
+                raise MoveParseError(f"bad move {_shown(text)}: a bonus card takes no field card")
             return cls("bonus", card=c)
         return cls("play", card=c, target=_card(target, text) if sep else None)
 
@@ -171,11 +171,18 @@ class Move:
         return (Move.from_code, (self.code,))
 
 
+def _shown(text: str) -> str:
+    """A bad move as a message quotes it, cut short (a message never carries a
+    hostile string's megabytes)."""
+    quoted = repr(text)
+    return quoted if len(quoted) <= 40 else quoted[:40] + "..."
+
+
 def _card(text: str, whole: str) -> str:
     try:
         return CARD_CODES[card_index(text)]
     except CardCodeError as exc:
-        raise MoveParseError(f"bad move {whole!r}: {exc}") from None
+        raise MoveParseError(f"bad move {_shown(whole)}: {exc}") from None
 
 
 def coerce_move(move) -> Move:

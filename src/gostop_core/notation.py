@@ -61,10 +61,12 @@ def rules_from_token(token: str) -> Rules:
             key, eq, value = item.partition("=")
             if not eq or key not in FIELDS:
                 raise PositionError(f"bad rules override {item!r} (expected field=value)", "rules")
-            try:
-                overrides[key] = int(value)
-            except ValueError:
-                raise PositionError(f"rules override {key} needs an integer, got {value!r}", "rules") from None
+            digits = value[1:] if value.startswith("-") else value
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+                # ASCII digits only, no spaces or signs but '-', no thousands of zeros
+                raise PositionError(f"rules override {key} needs an integer, got "
+                                    f"{value[:30]!r}", "rules")
+            overrides[key] = int(value)
     try:
         return Rules(base, **overrides)
     except RulesError as exc:
@@ -294,7 +296,10 @@ def _parse_extras(tok: dict[str, str], fields: dict, claim) -> None:
     fields["turn_flags"] = _int(tok.get("flags", "0"), "flags", 0, _TURN_FLAGS_MAX)
     end = tok.get("end", "")
     if end and end not in _END_NAMES:
-        raise PositionError(f"unknown end reason {end!r}; one of {', '.join(_END_NAMES[1:])}", "end")
+        raise PositionError(f"unknown end reason {end[:30]!r}; one of {', '.join(_END_NAMES[1:])}", "end")
+    if "end" in tok and PHASE_NAMES[fields["phase"]] != "over":
+        # the writer prints it only then: kept, it would make a game differ from its string
+        raise PositionError("end is only given when phase=over", "end")
     fields["end_reason"] = _END_NAMES.index(end)
 
 
@@ -465,6 +470,8 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     fields["captured"] = [claim(_cards(c, "captured"), "captured")
                           for c in _per_player(tok["captured"], "captured", n)]
     _parse_extras(tok, fields, claim)
+    if flip_card is not None and not fields["field"] & _month_mask(flip_card):
+        raise PositionError(f"the flipped card {CARD_CODES[flip_card]} matches no field card", "phase")
     own = bin(fields["hand"]).count("1")
     if fields["hand_counts"][seat] != own:
         raise PositionError(f"seat {seat} holds {own} cards but hands says {fields['hand_counts'][seat]}", "hands")
@@ -527,6 +534,15 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                                 "owes no flip-only turn", "sitter")
         if phase == "over" and fields["winner"] == sitter:
             raise PositionError(f"seat {sitter} sits out: it cannot win", "winner")
+    if rules.bomb_counts_as_shake:
+        for p in range(n):
+            shown = bin(fields["shaken"][p]).count("1")
+            if fields["bombs"][p] > shown:
+                # each bomb shows its month here and doubles the win through shaken=;
+                # without the months the bombs' doubles would be lost
+                raise PositionError(f"seat {p} dropped {fields['bombs'][p]} bomb(s) but shaken= "
+                                    f"shows {shown} month(s): under these rules a bomb shows "
+                                    "its month (list it in shaken=)", "shaken")
     size = 3 if sitter is not None else n
     dealt = getattr(rules, f"hand_{size}p")
     for p, k in enumerate(counts):
@@ -535,6 +551,34 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                                 f"hand under these rules", "hands")
     _check_phase(rules, fields, phase, counts, known, visible)
     _check_counters(fields, phase, counts, stock)
+    _check_played(fields, phase)
+
+
+def _check_played(fields: dict, phase: str) -> None:
+    """Turns go round the seats in play: a seat whose turn has come since the
+    hand began (among the ``turns`` completed, or the one under way in phase
+    ``gostop``) has played (``played=`` above 0), or it would be offered its
+    first-turn moves (a shake) mid-hand.  (The counts themselves are not
+    checked further: forced flip-only turns and hand-made positions, which skip
+    the first turns' effects with high counts, make them vary.)"""
+    if phase == "over":
+        return
+    n = fields["nplayers"]
+    sitter = fields.get("sitter")
+    # whose turn it is: the seat to move, or in a showdown the seat that asked
+    mover = fields["showdown_caller"] if phase == "showdown" else fields["to_move"]
+    order = [(mover + i) % n for i in range(n) if (mover + i) % n != sitter]
+    turns, seats = fields["turns"], len(order)
+    for rank, p in enumerate(order):
+        # the turns completed went to the seats just before the mover, going back
+        had_a_turn = turns >= seats - rank if rank else turns >= seats
+        if phase == "gostop" and p == mover:
+            had_a_turn = True  # its turn is under way, its play counted already
+        if had_a_turn and not fields["turns_played"][p]:
+            raise PositionError(f"seat {p} has had its turn in the {turns} turn(s) completed "
+                                "but played= counts none for it: it would be offered its "
+                                "first-turn moves again (give played=, one count per seat)",
+                                "played")
 
 
 def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],

@@ -15,6 +15,10 @@ forward loop (:func:`replay`) that feeds a :class:`RecordVisitor`; building the
 game (:class:`GameBuilder`, behind :func:`game_from_record`), printing a position
 after K decisions and analysing the decisions are visitors.
 
+The module stays one module: the format, its errors, the replay and the file
+reading and writing (a chunk at a time, a record at a time) share the record
+type and its error kinds, and callers import them all from here.
+
 >>> from gostop_core import Game
 >>> g = Game("casual", 2, seed=7)
 >>> _ = g.push(next(iter(g.legal_moves)))
@@ -27,6 +31,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -45,6 +51,7 @@ __all__ = [
     "FORMAT", "RecordError", "Decision", "Seat", "Record", "MatchRecord", "RecordVisitor",
     "GameBuilder", "SKIP", "replay", "record_from_game", "game_from_record", "start_game",
     "match_records", "read_records", "write_records", "append_record", "load_records",
+    "iter_records", "RecordWriter", "RecordWriteError", "MAX_LINE",
 ]
 
 #: The format tag of every record this version writes and reads.
@@ -56,7 +63,12 @@ SKIP = object()
 #: Bounds a record's size, so that a hostile file cannot make the reader work forever
 #: (a real hand has well under 200 decisions).
 MAX_DECISIONS = 10_000
-MAX_LINE = 4_000_000
+#: The longest line a reader takes, in characters (docs/records.md): a real record is
+#: a few kilobytes; a longer line is refused while it is read, never held whole.  A
+#: pretty-printed record or array read as one document has the same bound.
+MAX_LINE = 1_000_000
+#: How much of the file the reader holds at a time (characters).
+_CHUNK = 1 << 16
 
 
 class RecordError(GoStopError, ValueError):
@@ -84,7 +96,8 @@ class RecordError(GoStopError, ValueError):
         self.index = index
         self.move = move
         self.seat = seat
-        self.reason = message
+        # bounded: a message may quote a hostile line's text
+        self.reason = message if len(message) <= 300 else message[:300] + "..."
         super().__init__(self._text())
 
     def _text(self) -> str:
@@ -100,6 +113,26 @@ class RecordError(GoStopError, ValueError):
             self.line = line
             self.args = (self._text(),)
         return self
+
+
+class RecordWriteError(GoStopError, OSError):
+    """A record file that cannot be written (a full disk, no permission).  The
+    file is cut back to its last complete record, so it still reads."""
+
+    def __init__(self, path: str, error: OSError):
+        self.path = path
+        self.reason = error.strerror or str(error)
+        super().__init__(error.errno, f"cannot write {path}: {self.reason}")
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path}: {self.reason}"
+
+
+def _short(value: Any, width: int = 40) -> str:
+    """``repr(value)``, cut to ``width`` characters: an error message never
+    carries a hostile file's megabytes."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width] + "..."
 
 
 class Decision(NamedTuple):
@@ -180,10 +213,10 @@ class Record:
         lines: a line per field, per decision and per outcome entry."""
         data = self.to_dict()
         if not pretty:
-            return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            return _line_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
         def one(value: Any) -> str:
-            return json.dumps(value, ensure_ascii=False)
+            return _line_safe(json.dumps(value, ensure_ascii=False))
 
         def block(items: list[str], open_: str, close: str, pad: str) -> str:
             if not items:
@@ -215,7 +248,7 @@ class Record:
         if tag != FORMAT:
             if tag is None:
                 raise bad(f"no \"format\" field (expected {FORMAT!r})")
-            raise bad(f"unknown format {tag!r} (this version reads {FORMAT!r})")
+            raise bad(f"unknown format {_short(tag)} (this version reads {FORMAT!r})")
         for key in ("rules", "players", "dealer", "start", "decisions"):
             if key not in data:
                 raise bad(f"missing field {key!r}")
@@ -224,16 +257,16 @@ class Record:
             raise bad("rules must be a rules token such as \"casual\" or \"standard+godori=3\"")
         players = data["players"]
         if not _is_int(players) or not 2 <= players <= 4:
-            raise bad(f"players must be 2, 3 or 4, got {players!r}")
+            raise bad(f"players must be 2, 3 or 4, got {_short(players)}")
         dealer = data["dealer"]
         if not _is_int(dealer) or not 0 <= dealer < players:
-            raise bad(f"dealer must be a seat 0..{players - 1}, got {dealer!r}")
+            raise bad(f"dealer must be a seat 0..{players - 1}, got {_short(dealer)}")
         start = data["start"]
         if not isinstance(start, str):
             raise bad("start must be a position string")
         seed = data.get("seed")
         if seed is not None and (not _is_int(seed) or not 0 <= seed < 2 ** 64):
-            raise bad(f"seed must be null or an integer 0..2^64-1, got {seed!r}")
+            raise bad(f"seed must be null or an integer 0..2^64-1, got {_short(seed)}")
         seats_raw = data.get("seats", [])
         if not isinstance(seats_raw, list) or (seats_raw and len(seats_raw) != players):
             raise bad(f"seats must be a list of {players} seats")
@@ -256,10 +289,10 @@ class Record:
                     and isinstance(d.get("move"), str)):
                 raise RecordError("each decision is {\"seat\": int, \"move\": string}",
                                   "format", line, i, None if not isinstance(d, dict)
-                                  else str(d.get("move")))
+                                  else str(d.get("move"))[:40])
             comment = d.get("comment")
             if comment is not None and not isinstance(comment, str):
-                raise RecordError("a comment must be a string", "format", line, i, d["move"])
+                raise RecordError("a comment must be a string", "format", line, i, d["move"][:40])
             decisions.append(Decision(d["seat"], d["move"], comment))
         outcome = data.get("outcome")
         if outcome is not None and not isinstance(outcome, dict):
@@ -301,7 +334,22 @@ class Record:
             raise RecordError(f"{what} ({exc.msg}, column {exc.colno})", "json", line) from None
         except RecursionError:
             raise RecordError("not valid JSON (nested too deeply)", "json", line) from None
+        except ValueError:  # json reads a number through int(): at most 4300 digits
+            raise RecordError("not valid JSON (a number with too many digits)", "json",
+                              line) from None
         return cls.from_dict(data, line)
+
+
+# Characters json.dumps writes raw that some JSON Lines readers take for a line break
+# (str.splitlines splits on U+0085, U+2028 and U+2029; the control characters it
+# also splits on are escaped by json.dumps already), and lone surrogates, which no
+# UTF-8 file can hold.  They only ever stand inside JSON strings, where \\uXXXX
+# reads back as the same character.
+_NOT_LINE_SAFE = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+
+
+def _line_safe(text: str) -> str:
+    return _NOT_LINE_SAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _is_int(value: Any) -> bool:
@@ -533,7 +581,7 @@ def replay(record: Record | dict | str, visitor: RecordVisitor | None = None) ->
         return visitor.result()
     for i, d in enumerate(rec.decisions):
         def fault(message: str, kind: str = "illegal") -> RecordError:
-            return RecordError(message, kind, rec.line, i, d.move, d.seat)
+            return RecordError(message, kind, rec.line, i, d.move[:40], d.seat)
         if game.is_over():
             visitor.handle_error(fault("the hand is already over"))
             return visitor.result()
@@ -581,26 +629,139 @@ def game_from_record(record: Record | dict | str) -> "Game":
 
 
 # ---------------------------------------------------------------- files
-def _entries(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) of each record of a file: a whole-file JSON object or
-    array (a pretty-printed record), else one record per non-blank line."""
-    stripped = text.strip()
-    if stripped[:1] in ("{", "[") and "\n" in stripped:
+_CONTENT = re.compile(r"[^ \t\r\n]")  # a character other than JSON whitespace
+_JSON_SPACE = " \t\r"
+
+
+def _lines(handle: IO[str]) -> Iterator[tuple[int, str | None]]:
+    """(line number, text) of each non-blank line of ``handle``, split on ``\n``
+    only, read a chunk at a time: a line longer than :data:`MAX_LINE` comes as
+    ``(number, None)`` and is dropped while it is read.  Runs of blank lines are
+    skipped by searches in C, so a file of newlines costs little time and no
+    memory."""
+    number = 1
+    carry = ""          # the start of a line not finished in the chunks read so far
+    too_long = False    # dropping the rest of an over-long line
+    while True:
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            break
+        if too_long:
+            end = chunk.find("\n")
+            if end < 0:
+                continue
+            yield number, None
+            number += 1
+            too_long = False
+            chunk = chunk[end + 1:]
+        last = chunk.rfind("\n")
+        if last < 0:
+            carry += chunk
+            if len(carry) > MAX_LINE:
+                carry, too_long = "", True
+            continue
+        text = carry + chunk[:last + 1] if carry else chunk[:last + 1]
+        carry = chunk[last + 1:]
+        pos = 0
+        while True:
+            found = _CONTENT.search(text, pos)
+            if found is None:
+                number += text.count("\n", pos)
+                break
+            start = text.rfind("\n", pos, found.start()) + 1 or pos
+            number += text.count("\n", pos, start)
+            end = text.index("\n", found.start())
+            yield number, (text[start:end] if end - start <= MAX_LINE else None)
+            number += 1
+            pos = end + 1
+        if len(carry) > MAX_LINE:
+            carry, too_long = "", True
+    if too_long:
+        yield number, None
+    elif carry.strip(_JSON_SPACE):
+        yield number, carry
+
+
+def _opens_document(line: str) -> bool:
+    """Whether a file's first line starts a JSON object or array spread over
+    several lines (a pretty-printed record) rather than one JSON Lines record."""
+    body = line.strip(_JSON_SPACE)
+    return body[:1] in ("{", "[") and body[-1:] not in ("}", "]")
+
+
+def _entries(handle: IO[str]) -> Iterator[tuple[int, str | None]]:
+    """(line number, text) of each record of a file: one record per non-blank
+    line (JSON Lines), or, when the first line opens a JSON object or array left
+    open there, the whole file as one record or an array of records (at most
+    :data:`MAX_LINE` characters; a longer or unparsable one is read as lines).
+    ``None`` stands for a line too long to read."""
+    lines = _lines(handle)
+    first = next(lines, None)
+    if first is None:
+        return
+    if first[1] is None or not _opens_document(first[1]):
+        yield first
+        yield from lines
+        return
+    held = [first]
+    size = len(first[1]) + 1
+    for item in lines:
+        held.append(item)
+        size += len(item[1]) + 1 if item[1] is not None else MAX_LINE + 1
+        if size > MAX_LINE:
+            yield from held
+            yield from lines
+            return
+    document = "\n".join(text for _, text in held if text is not None)
+    try:
+        data = json.loads(document)
+    except (ValueError, RecursionError):  # not JSON, too deep, a number of 4300+ digits
+        data = None
+    if isinstance(data, dict):
+        yield first[0], document
+    elif isinstance(data, list):
+        for item in data:
+            yield first[0], json.dumps(item)
+    else:
+        yield from held
+
+
+def _text_handle(handle: IO[str] | str) -> IO[str]:
+    return io.StringIO(handle, newline="") if isinstance(handle, str) else handle
+
+
+def iter_records(handle: IO[str] | str, strict: bool = True,
+                 verify: bool = False) -> Iterator[Record | RecordError]:
+    """The records of a JSON Lines file (or of one JSON record or array), one at
+    a time, as :func:`read_records` returns them: the file is read a chunk at a
+    time, so memory holds one record, whatever the file.  A line longer than
+    :data:`MAX_LINE` characters is refused (kind ``json``) without being held;
+    text that is not UTF-8 ends the reading with a :class:`RecordError`
+    (strict or not)."""
+    stream = _text_handle(handle)
+    entries = _entries(stream)
+    number = 1
+    while True:
         try:
-            data = json.loads(stripped)
-        except (json.JSONDecodeError, RecursionError):
-            data = None
-        if isinstance(data, dict):
-            first = len(text) - len(text.lstrip())
-            yield text.count("\n", 0, first) + 1, stripped
+            entry = next(entries, None)
+        except UnicodeDecodeError:
+            raise RecordError("not UTF-8 text", "json", number) from None
+        if entry is None:
             return
-        if isinstance(data, list):
-            for item in data:
-                yield 1, json.dumps(item)
-            return
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            yield number, line
+        number, line = entry
+        try:
+            if line is None:
+                raise RecordError(f"a line of more than {MAX_LINE:,} characters is too long "
+                                  "for a record", "json", number)
+            rec = Record.from_json(line, number)
+            if verify:
+                replay(rec, RecordVisitor())
+        except RecordError as exc:
+            if strict:
+                raise exc.at_line(number) from None
+            yield exc.at_line(number)
+            continue
+        yield rec
 
 
 @overload
@@ -613,41 +774,104 @@ def read_records(handle: IO[str] | str, strict: bool = True,
                  verify: bool = False) -> list[Any]:
     """Every record of a JSON Lines file (or of one JSON record or array).
 
-    ``handle`` is an open text file or the text itself.  Strict (the default):
-    the first bad record raises :class:`RecordError` with its line.  With
-    ``strict=False`` each bad record is returned as its :class:`RecordError`, in
-    its place, so that nothing is skipped silently.  ``verify`` also replays each
-    record (illegal moves, wrong seats, outcomes)."""
-    text = handle if isinstance(handle, str) else handle.read()
-    out: list[Any] = []
-    for number, line in _entries(text):
+    ``handle`` is an open text file or the text itself; lines are split on
+    ``\n`` only (a record never holds a raw line break: see :meth:`Record.to_json`).
+    Strict (the default): the first bad record raises :class:`RecordError` with
+    its line.  With ``strict=False`` each bad record is returned as its
+    :class:`RecordError`, in its place, so that nothing is skipped silently (the
+    list grows with the file: :func:`iter_records` takes one at a time).
+    ``verify`` also replays each record (illegal moves, wrong seats, outcomes)."""
+    return list(iter_records(handle, strict, verify))
+
+
+class _BorrowedText(io.TextIOWrapper):
+    """Standard input read as UTF-8 text split on ``\n`` only; closing it leaves
+    standard input open (a command may still read keys from it)."""
+
+    def close(self) -> None:
         try:
-            if len(line) > MAX_LINE:
-                raise RecordError(f"a line of {len(line)} characters is too long for a record",
-                                  "json", number)
-            rec = Record.from_json(line, number)
-            if verify:
-                replay(rec, RecordVisitor())
-        except RecordError as exc:
-            if strict:
-                raise exc.at_line(number) from None
-            out.append(exc.at_line(number))
-            continue
-        out.append(rec)
-    return out
+            self.detach()
+        except ValueError:  # detached already
+            pass
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def open_record_file(path: str) -> IO[str]:
+    """A record file (``-``: standard input) opened for :func:`iter_records`:
+    UTF-8, lines split on ``\n`` only."""
+    import sys
+    if path == "-":
+        binary = getattr(sys.stdin, "buffer", None)
+        if binary is None:  # a text-only stand-in for stdin
+            return sys.stdin
+        return _BorrowedText(binary, encoding="utf-8", newline="")
+    return open(path, encoding="utf-8", newline="")
 
 
 def load_records(path: str, strict: bool = True, verify: bool = False) -> list[Any]:
     """:func:`read_records` of a file by name (``-`` reads standard input)."""
-    import sys
-    if path == "-":
-        return read_records(sys.stdin.read(), strict, verify)  # type: ignore[call-overload]
-    with open(path, encoding="utf-8") as fh:
+    with open_record_file(path) as fh:
         return read_records(fh, strict, verify)  # type: ignore[call-overload]
 
 
+class RecordWriter:
+    """Writes records to a file as JSON Lines, each record one write of one
+    complete line.  A write that fails (a full disk) cuts the file back to the
+    end of the last complete record and raises :class:`RecordWriteError`, so a
+    partly written file still reads, up to that record.  ``append`` keeps what
+    the file holds (else it is emptied).  A context manager."""
+
+    def __init__(self, path: str, append: bool = False):
+        self.path = path
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+        try:
+            self._fd: int | None = os.open(path, flags, 0o666)
+        except OSError as exc:
+            raise RecordWriteError(path, exc) from None
+        self.written = 0
+
+    def write(self, record: Record) -> None:
+        """Write one record (one line)."""
+        if self._fd is None:
+            raise ValueError("the record file is closed")
+        data = (record.to_json() + "\n").encode("utf-8")
+        try:
+            start = os.lseek(self._fd, 0, os.SEEK_END)
+        except OSError:
+            start = None  # a pipe or a device: nothing to cut back
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self._fd, view):]
+        except OSError as exc:
+            if start is not None:
+                try:
+                    os.ftruncate(self._fd, start)
+                except OSError:
+                    pass
+            raise RecordWriteError(self.path, exc) from None
+        self.written += 1
+
+    def close(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                os.close(fd)
+            except OSError as exc:
+                raise RecordWriteError(self.path, exc) from None
+
+    def __enter__(self) -> "RecordWriter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
 def write_records(handle: IO[str], records: Iterable[Record]) -> int:
-    """Write records as JSON Lines, one per line; returns how many."""
+    """Write records as JSON Lines, one per line; returns how many.  (To a file
+    by name, :class:`RecordWriter` keeps the file whole when a write fails.)"""
     n = 0
     for rec in records:
         handle.write(rec.to_json() + "\n")
@@ -656,9 +880,10 @@ def write_records(handle: IO[str], records: Iterable[Record]) -> int:
 
 
 def append_record(path: str, record: Record) -> None:
-    """Append one record to a JSON Lines file (created if missing)."""
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write(record.to_json() + "\n")
+    """Append one record to a JSON Lines file (created if missing); a failed
+    write leaves the file as it was and raises :class:`RecordWriteError`."""
+    with RecordWriter(path, append=True) as out:
+        out.write(record)
 
 
 def dumps_records(records: Iterable[Record]) -> str:

@@ -268,14 +268,23 @@ def _rebuild(base, diffs):
     return Rules(base, **{k: v[0] for k, v in diffs.items()})
 
 
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
 def _validate(dict values):
     for key, value in values.items():
         lo, hi, _section, _doc = FIELDS[key]
         if isinstance(value, bool):
+            # True/False for an on/off field; a count (hand_2p=True) is no flag
+            if hi != 1:
+                raise RulesTypeError(f"rules field {key} is a number {lo}..{hi}, not a flag: "
+                                     f"got {value!r}")
             value = int(value)
             values[key] = value
         if not isinstance(value, int):
-            raise RulesTypeError(f"rules field {key} must be an integer, got {value!r}")
+            raise RulesTypeError(f"rules field {key} must be an integer, got {_short(value)}")
         if not lo <= value <= hi:
             raise RulesError(f"rules field {key}={value} is out of range {lo}..{hi}")
     # a capture never lowers a score: one more bright never pays less
@@ -296,6 +305,19 @@ def _validate(dict values):
                 raise RulesError(
                     f"{n} players x {values[f'hand_{n}p']} cards + {values[f'field_{n}p']} on the "
                     f"field = {dealt} cards, more than the {pack}-card pack")
+    if values["payment"] == 2:
+        # family balances share out every card's points: the hands must outlast the
+        # stock (each turn flips one card), or cards stay in the stock unwon
+        for n in (2, 3, 4):
+            if values[f"allow_{n}p"]:
+                dealt = n * values[f"hand_{n}p"] + values[f"field_{n}p"]
+                if pack - dealt > n * values[f"hand_{n}p"]:
+                    raise RulesError(
+                        f"family balances (payment=2) with {n} players x {values[f'hand_{n}p']} "
+                        f"cards + {values[f'field_{n}p']} on the field leave "
+                        f"{pack - dealt - n * values[f'hand_{n}p']} cards in the stock when the "
+                        f"hands are played out: deal at least "
+                        f"{-(-(pack - values[f'field_{n}p']) // (2 * n))} cards a hand")
     if values["gwangpalli"] and not values["allow_4p"]:
         raise RulesError("gwangpalli is four-handed play: it needs allow_4p=1")
     if values["gwangpalli"] and not values["go_stop"]:

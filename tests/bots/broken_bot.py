@@ -7,7 +7,7 @@ MODE says how it misbehaves at its first request: crash, hang, garbage, flood
 (10 MB on one line), flood-lines (10 MB of short info lines), illegal, noflush
 (never flushes its answer), grandchild (starts a sleeping child, then hangs),
 setsid (starts a sleeping child that leaves the process group with setsid(),
-then hangs), daemon (a child that calls setsid() and exits, leaving an orphaned
+then hangs; escape is the same), daemon (a child that calls setsid() and exits, leaving an orphaned
 sleeping grandchild, then hangs), wrong-id (answers version 2 requests with
 another id), leak (plays properly but starts a sleeping child that calls
 setsid(), and leaves it running when it quits), sleep (answers each request after its time_ms plus two seconds).
@@ -122,7 +122,7 @@ for line in sys.stdin:
         child = subprocess.Popen(["sleep", "3600"])
         note_pid(child.pid)
         time.sleep(3600)
-    elif mode == "setsid":
+    elif mode in ("setsid", "escape"):
         child = subprocess.Popen(["sleep", "3600"], start_new_session=True)
         note_pid(child.pid)
         time.sleep(3600)

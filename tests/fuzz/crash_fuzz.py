@@ -4,6 +4,7 @@ sanitizer build) or a hang is caught and reported with the input.
 
     python tests/fuzz/crash_fuzz.py --inputs 20000 --seed 1       # a long run
     python tests/fuzz/crash_fuzz.py --inputs 600 --seed 0 --json  # what CI runs
+    python tests/fuzz/crash_fuzz.py --inputs 500 --kinds file,fields   # record files only
 
 Inputs are built, not mutated at random: every numeric key of a position or a
 view (``dealer``, ``turn``, ``turns``, ``go``, ``lastgo``, ``fliponly``, ``stake``,
@@ -15,7 +16,14 @@ every card key (``forced``, ``turnbonus``, ``pending``, ``stackbonus``, the phas
 card) gets a card of the wrong kind, a card held elsewhere, a bonus card; every
 rules field goes to its bounds and one past them in the ``rules=`` token, alone
 and with showdown and tiny thresholds; perft-suite lines get edge depths, counts
-and seeds.  A string a parser accepts is then played: the legal moves, perft(2),
+and seeds.  Record files (``file``) mix real records with runs of up to two million
+blank lines, lines at, under and over the reader's cap (``--max-line``, by
+default the real one) and up to three times it, every reader's line breaks as
+separators and inside records, pretty-printed records, arrays, truncations,
+deep nesting and 5,000-digit numbers; they are read strictly and not, every
+record replayed.  Records with odd text in their string fields (``fields``:
+every line break, lone surrogates, any code point) are written, read back and
+must be equal, on one line by any reader's count.  A string a parser accepts is then played: the legal moves, perft(2),
 random playouts, a random game to its end in which every position the engine
 prints must parse again, each seat's view, and the expectimax search of the seat
 to move (one sample); the game is played in lockstep with the pure-Python
@@ -23,7 +31,9 @@ reference engine, which must agree with the core at every move.
 
 The parent sends one input at a time to a worker (``--worker``); the worker
 answers ``ok`` or ``finding <text>`` (an exception that is not the engine's own
-refusal).  A worker killed by a signal, or silent for ``--timeout`` seconds, is a
+refusal), with its peak resident memory.  The worker's data segment is capped
+(``resource.setrlimit``, twice ``--memory-mb``) and its peak RSS must stay
+under ``--memory-mb`` after every input, or that is a finding (``memory``).  A worker killed by a signal, or silent for ``--timeout`` seconds, is a
 finding too; the parent starts a new worker and goes on.  Exit code 0 when no
 finding, 1 otherwise.
 """
@@ -198,14 +208,27 @@ def suite_edits(rng: random.Random) -> list[str]:
     ]
 
 
-def generate(count: int, seed: int) -> list[dict]:
-    """``count`` inputs: ``{"kind": "position"|"view"|"suite", "text": ...}``."""
+KINDS = ("position", "view", "suite", "file", "fields")
+
+
+def generate(count: int, seed: int, kinds: tuple[str, ...] = KINDS,
+             max_line: int | None = None) -> list[dict]:
+    """``count`` inputs: ``{"kind": "position"|"view"|"suite", "text": ...}``, or
+    for record files and fields ``{"kind": "file"|"fields", "seed": n,
+    "max_line": cap}`` (the worker builds the text from its seed)."""
     from targets import seed_positions, seed_views
+    from gostop_core.records import MAX_LINE
     rng = random.Random(seed)
     positions, views = list(seed_positions()), list(seed_views())
+    weights = {"position": 2, "view": 1, "suite": 1, "file": 1, "fields": 1}
+    choices = [k for k in kinds for _ in range(weights[k])]
     out: list[dict] = []
     while len(out) < count:
-        kind = rng.choice(("position", "position", "view", "suite"))
+        kind = rng.choice(choices)
+        if kind in ("file", "fields"):
+            out.append({"kind": kind, "seed": rng.randrange(2 ** 32),
+                        "max_line": max_line or MAX_LINE})
+            continue
         if kind == "suite":
             items = suite_edits(rng)
         else:
@@ -226,9 +249,17 @@ def run_one(item: dict, rng: random.Random) -> str:
     from gostop_core.testing.perft_suite import parse_suite
     from gostop_core.bots.ismcts import ismcts_fields
     from gostop_core.bots.search import search_fields, chance_distribution
+    if item["kind"] == "file":
+        return run_file(item)
+    if item["kind"] == "fields":
+        return run_fields(item)
     text = item["text"]
     if item["kind"] == "selftest":  # the harness's own check: a signal must be caught
         os.kill(os.getpid(), getattr(signal, text))
+    if item["kind"] == "memtest":  # the harness's own check: too much memory is caught
+        hog = bytearray(int(text) * 2 ** 20)
+        hog[::4096] = b"x" * len(hog[::4096])
+        return "accepted"
     if item["kind"] == "suite":
         try:
             entries = parse_suite(text, "edge.perft")
@@ -256,6 +287,73 @@ def run_one(item: dict, rng: random.Random) -> str:
     except EXPECTED:
         return "refused"
     play(game, rng)
+    return "accepted"
+
+
+def _scratch() -> str:
+    import tempfile
+    return os.path.join(tempfile.gettempdir(), f"gostop-crash-fuzz-{os.getpid()}.jsonl")
+
+
+def run_file(item: dict) -> str:
+    """A hostile record file, read a record at a time, strictly and not, every
+    record replayed; a record read back prints as a line that reads the same."""
+    from targets import build_record_file
+    from gostop_core import records
+    records.MAX_LINE = item["max_line"]
+    path = _scratch()
+    with open(path, "w", encoding="utf-8", errors="surrogatepass", newline="") as fh:
+        fh.write(build_record_file(item["seed"], item["max_line"]))
+    try:
+        good = 0
+        with records.open_record_file(path) as fh:
+            try:
+                for entry in records.iter_records(fh, strict=False, verify=True):
+                    if isinstance(entry, records.Record):
+                        good += 1
+                        again = records.read_records(entry.to_json())
+                        assert again == [entry], "a record does not read back the same"
+            except records.RecordError as exc:
+                assert exc.kind == "json"  # only text that is not UTF-8 ends the reading
+        with records.open_record_file(path) as fh:
+            try:
+                for _ in records.iter_records(fh):
+                    pass
+            except records.RecordError:
+                pass
+    finally:
+        os.unlink(path)
+    return "accepted" if good else "refused"
+
+
+def run_fields(item: dict) -> str:
+    """A record with odd text in its string fields: written to a file, it is one
+    line by any reader's count, and reads back equal (pretty-printed too)."""
+    from targets import build_record_fields
+    from gostop_core import records
+    records.MAX_LINE = item["max_line"]
+    rec = records.Record.from_dict(build_record_fields(item["seed"]))
+    path = _scratch()
+    try:
+        with records.RecordWriter(path) as out:
+            out.write(rec)
+        with open(path, encoding="utf-8", newline="") as fh:
+            text = fh.read()
+        assert text.endswith("\n") and len(text.splitlines()) == 1, "more than one line"
+        back = records.load_records(path)
+    finally:
+        os.unlink(path)
+    # a record of Unicode text reads back equal; lone surrogates (no Unicode text) are
+    # written escaped, and a high one next to a low one reads back as their pair
+    paired = re.search("[\ud800-\udbff][\udc00-\udfff]", json.dumps(
+        rec.to_dict(), ensure_ascii=False))
+    expected = records.read_records(rec.to_json()) if paired else [rec]
+    assert back == expected, "the record does not read back the same"
+    assert records.read_records(rec.to_json(pretty=True)) == expected
+    try:
+        records.replay(rec, records.RecordVisitor())
+    except records.RecordError:
+        return "refused"
     return "accepted"
 
 
@@ -287,8 +385,21 @@ def play(game, rng: random.Random) -> None:
         game.outcome().report()
 
 
-def worker() -> None:
-    """Read inputs (JSON lines) from stdin, answer one line each."""
+def peak_rss_mb() -> float:
+    """The worker's peak resident memory so far (ru_maxrss is in kB on Linux)."""
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def worker(memory_mb: float) -> None:
+    """Read inputs (JSON lines) from stdin, answer one line each, with the peak
+    resident memory: ``ok <verdict> <MB>`` or ``finding <json> <MB>``.  The data
+    segment is capped at twice ``memory_mb`` (an allocation past it is a
+    MemoryError, a finding); a peak past ``memory_mb`` after an input is a
+    finding, and the worker then ends (its peak cannot go down again)."""
+    import resource
+    cap = int(2 * memory_mb * 2 ** 20)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
     rng = random.Random(0)
     for line in sys.stdin:
         item = json.loads(line)
@@ -296,15 +407,26 @@ def worker() -> None:
             verdict = run_one(item, rng)
         except BaseException as exc:  # noqa: BLE001 - every escape is a finding
             tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-            print("finding " + json.dumps("".join(tb[-3:])), flush=True)
+            print("finding " + json.dumps("".join(tb[-3:])) + f" {peak_rss_mb():.0f}", flush=True)
             continue
-        print("ok " + verdict.split(":")[0], flush=True)
+        peak = peak_rss_mb()
+        if peak > memory_mb:
+            print("memory " + json.dumps(f"peak RSS {peak:.0f} MB, more than {memory_mb:.0f} MB")
+                  + f" {peak:.0f}", flush=True)
+            return
+        print(f"ok {verdict.split(':')[0]} {peak:.0f}", flush=True)
 
 
 # ---------------------------------------------------------------- the parent
+#: A worker's peak resident memory must stay under this (MB): the largest input,
+#: a record file of about 6 MB, is read a chunk at a time.
+MEMORY_MB = 400.0
+
+
 class Worker:
-    def __init__(self, env: dict):
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
+    def __init__(self, env: dict, memory_mb: float = MEMORY_MB):
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", str(memory_mb)],
+                                     stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                      start_new_session=True)
         self.buffer = b""
@@ -332,6 +454,13 @@ class Worker:
                 self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         word, _, rest = line.decode().partition(" ")
+        rest, _, peak = rest.rpartition(" ")
+        try:
+            self.peak_mb = max(getattr(self, "peak_mb", 0.0), float(peak))
+        except ValueError:
+            rest = f"{rest} {peak}".strip()
+        if word == "memory":
+            self.proc.wait()
         return word, rest
 
     def died(self) -> tuple[str, str]:
@@ -356,52 +485,77 @@ class Worker:
             self.kill()
 
 
-def fuzz(count: int, seed: int, timeout: float = 60.0) -> dict:
+def fuzz(count: int, seed: int, timeout: float = 60.0, kinds: tuple[str, ...] = KINDS,
+         max_line: int | None = None, memory_mb: float = MEMORY_MB) -> dict:
     """Run ``count`` generated inputs in worker processes; returns the figures
-    and the findings (input, kind, text)."""
-    items = generate(count, seed)
+    (inputs by kind, accepted, refused, signals, hangs, the workers' peak
+    memory) and the findings (input, kind, text)."""
+    items = generate(count, seed, kinds, max_line)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(HERE)] + [p for p in sys.path if p])
     start = time.perf_counter()
-    w = Worker(env)
+    w = Worker(env, memory_mb)
     tally: dict[str, int] = {}
+    by_kind: dict[str, int] = {}
     findings = []
-    signals = 0
+    signals = hangs = 0
+    peak = 0.0
     for item in items:
+        by_kind[item["kind"]] = by_kind.get(item["kind"], 0) + 1
         word, rest = w.ask(item, timeout)
+        peak = max(peak, getattr(w, "peak_mb", 0.0))
         if word == "ok":
             tally[rest] = tally.get(rest, 0) + 1
             continue
-        findings.append({"input": item, "kind": word, "detail": rest[-1500:]})
-        if word in ("signal", "hang"):
+        shown = dict(item)
+        if "text" in shown:
+            shown["text"] = shown["text"][:2000]
+        findings.append({"input": shown, "kind": word, "detail": rest[-1500:]})
+        if word in ("signal", "hang", "memory"):
             signals += word == "signal"
-            w = Worker(env)
+            hangs += word == "hang"
+            w = Worker(env, memory_mb)
     w.close()
-    return {"inputs": len(items), "seed": seed, "accepted": tally.get("accepted", 0),
+    return {"inputs": len(items), "seed": seed, "by_kind": by_kind,
+            "accepted": tally.get("accepted", 0),
             "refused": tally.get("refused", 0) + tally.get("refused-by-search", 0),
-            "signals": signals, "findings": findings,
+            "signals": signals, "hangs": hangs, "peak_rss_mb": round(peak),
+            "memory_bound_mb": memory_mb, "findings": findings,
             "seconds": round(time.perf_counter() - start, 1)}
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--worker"]:
-        worker()
+    if sys.argv[1:2] == ["--worker"]:
+        worker(float(sys.argv[2]) if len(sys.argv) > 2 else MEMORY_MB)
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--inputs", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds one input may take")
+    ap.add_argument("--kinds", default=",".join(KINDS),
+                    help=f"kinds of input, comma-separated (default: {','.join(KINDS)})")
+    ap.add_argument("--max-line", type=int, default=None,
+                    help="the record reader's line cap in the worker (default: the real one)")
+    ap.add_argument("--memory-mb", type=float, default=MEMORY_MB,
+                    help="a worker's peak RSS bound (MB)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    result = fuzz(args.inputs, args.seed, args.timeout)
+    kinds = tuple(k for k in args.kinds.split(",") if k)
+    if not kinds or set(kinds) - set(KINDS):
+        ap.error(f"--kinds takes {', '.join(KINDS)}")
+    result = fuzz(args.inputs, args.seed, args.timeout, kinds, args.max_line, args.memory_mb)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{result['inputs']} inputs (seed {result['seed']}): {result['accepted']} accepted "
-              f"and played, {result['refused']} refused; signals caught: {result['signals']}; "
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(result["by_kind"].items()))
+        print(f"{result['inputs']} inputs ({kinds}; seed {result['seed']}): "
+              f"{result['accepted']} accepted and played, {result['refused']} refused; "
+              f"signals caught: {result['signals']}; hangs: {result['hangs']}; peak worker RSS "
+              f"{result['peak_rss_mb']} MB (bound {result['memory_bound_mb']:.0f}); "
               f"findings: {len(result['findings'])} ({result['seconds']} s)")
         for f in result["findings"][:20]:
-            print(f"  {f['kind']}: {f['input']['kind']} {f['input']['text'][:300]!r}\n    {f['detail'][-600:]}")
+            what = f["input"].get("text", "")[:300] or f"seed {f['input'].get('seed')}"
+            print(f"  {f['kind']}: {f['input']['kind']} {what!r}\n    {f['detail'][-600:]}")
     sys.exit(1 if result["findings"] else 0)
 
 

@@ -287,3 +287,128 @@ def exercise(game: Game, c: Chooser | None = None, pushes: int = 12) -> None:
     for _ in range(made):
         game.pop()
     assert game.position() == start, "push/pop did not restore the position"
+
+
+# ---------------------------------------------------------------- record files
+@lru_cache(maxsize=1)
+def seed_records() -> tuple[str, ...]:
+    """Real record lines (JSON Lines): a hand of every preset and player count,
+    played to its end by random moves, and one left unfinished."""
+    from gostop_core.records import record_from_game
+    from gostop_core.rules import PRESETS, Rules
+    rng = random.Random(11)
+    out = []
+    for preset in PRESETS:
+        for players in Rules(preset).allowed_players():
+            game = Game(preset, players, seed=rng.randrange(10 ** 6))
+            while not game.is_over():
+                game.push(rng.choice(list(game.legal_moves)))
+            out.append(record_from_game(game, [f"seat {p}" for p in range(players)],
+                                        date="2026-12-01T00:00:00Z").to_json())
+    game = Game("standard", 2, seed=3)
+    for _ in range(5):
+        game.push(rng.choice(list(game.legal_moves)))
+    out.append(record_from_game(game, date="2026-12-01T00:00:00Z").to_json())
+    return tuple(out)
+
+
+#: Characters some reader takes for a line break (str.splitlines splits on them all).
+LINE_BREAKS = ("\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85",
+               "\u2028", "\u2029")
+
+
+def odd_text(rng: random.Random, longest: int = 200) -> str:
+    """Text for a record's string field: line breaks of every reader, lone
+    surrogates, NUL, quotes and backslashes, any code point, long runs."""
+    pieces = LINE_BREAKS + ("\ud800", "\udfff", "\x00", '"', "\\", "\\u2028", "\t", " ",
+                            "\ufeff", "\U0010ffff", "한", "٣", "{", "}", "[", "]")
+    out = []
+    for _ in range(rng.randint(0, 12)):
+        how = rng.random()
+        if how < 0.4:
+            out.append(rng.choice(pieces))
+        elif how < 0.8:
+            out.append(chr(rng.randrange(0x110000)))
+        else:
+            out.append(rng.choice(pieces + ("x",)) * rng.randint(1, longest))
+    return "".join(out)
+
+
+def build_record_fields(seed: int) -> dict:
+    """A real record (as JSON data) with odd text in some of its string fields:
+    seat names and bots, decisions' comments, engine, date, rules, start, an
+    unknown key and its value, the outcome's report lines, the match."""
+    import json
+    rng = random.Random(seed)
+    data = json.loads(rng.choice(seed_records()))
+    for seat in data["seats"]:
+        if rng.random() < 0.5:
+            seat["name"] = odd_text(rng)
+        if rng.random() < 0.3:
+            seat["bot"] = odd_text(rng)
+    for d in data["decisions"]:
+        if rng.random() < 0.2:
+            d["comment"] = odd_text(rng)
+    for key in ("engine", "date", "rules", "start"):
+        if rng.random() < 0.2:
+            data[key] = odd_text(rng) or "x"
+    if rng.random() < 0.5:
+        data[odd_text(rng, 20) or "note"] = odd_text(rng)
+    if data.get("outcome") and rng.random() < 0.5:
+        data["outcome"]["report"] = [odd_text(rng) for _ in range(rng.randint(0, 3))]
+    if rng.random() < 0.3:
+        data["match"] = {"seed": 1, "hand": 1, "ledger": [0] * data["players"],
+                         odd_text(rng, 10) or "k": odd_text(rng)}
+    return data
+
+
+def build_record_file(seed: int, max_line: int) -> str:
+    """A record file as a hostile writer makes it: real records mixed with runs
+    of blank lines (up to two million), lines at, just under and over
+    ``max_line`` (up to three times it), every reader's line breaks as
+    separators, a line break inside a record, huge single lines (a comment that
+    long, a nesting that deep, a number of 5,000 digits), pretty-printed records
+    and arrays, truncated records."""
+    import json
+    from gostop_core.records import Record
+    rng = random.Random(seed)
+    records = seed_records()
+    parts: list[str] = []
+    for _ in range(rng.randint(1, 6)):
+        what = rng.randrange(11)
+        line = rng.choice(records)
+        if what == 0:
+            parts.append(line)
+        elif what == 1:  # a run of blank lines
+            parts.append(rng.choice(("", " ", "\t", "\r", " \r")).join(
+                [""] * rng.choice((2, 100, 10_000, 300_000, 2_000_000))))
+        elif what == 2:  # a line of about the cap's length
+            size = rng.choice((max_line - 1, max_line, max_line + 1, 3 * max_line))
+            parts.append(rng.choice(("x", "{", "[", " ", "\u2028", "é", '"')) * size)
+        elif what == 3:  # a real record whose comment brings the line near the cap
+            data = json.loads(line)
+            if data["decisions"]:
+                pad = max(0, max_line - len(line) + rng.choice((-50, -12, 0, 12, 5000)))
+                data["decisions"][0]["comment"] = rng.choice(("a", "\u2028", "\n")) * pad
+            parts.append(json.dumps(data, ensure_ascii=rng.random() < 0.5))
+        elif what == 4:  # a line break inside a record (raw, as a careless writer leaves it)
+            k = rng.randrange(1, len(line))
+            parts.append(line[:k] + rng.choice(LINE_BREAKS) + line[k:])
+        elif what == 5:
+            parts.append(Record.from_json(line).to_json(pretty=True))
+        elif what == 6:
+            parts.append("[" + ",\n".join(rng.choice(records)
+                                          for _ in range(rng.randint(0, 4))) + "]")
+        elif what == 7:
+            parts.append(line[:rng.randrange(len(line))])
+        elif what == 8:  # deep nesting within the cap
+            depth = rng.choice((100, 10_000, max_line // 2 - 1))
+            parts.append("[" * depth + "]" * depth)
+        elif what == 9:  # a 5,000-digit number in a numeric field
+            key = rng.choice(('"seed":', '"players":', '"dealer":', '"seat":'))
+            parts.append(line.replace(key, key + "1" * 5000, 1))
+        else:  # a record of odd text fields
+            parts.append(json.dumps(build_record_fields(rng.randrange(10 ** 6)),
+                                    ensure_ascii=False))
+    separator = rng.choice(("\n", "\n", "\r\n", "\n\n", "\r", "\u2028", "\x85", "\n \n"))
+    return separator.join(parts) + rng.choice(("", "\n", "\r\n", "\n" * 1000))

@@ -1952,7 +1952,7 @@ def multiplier_rows():
         moves=["bomb9", "stop"], want=[token("shaken=9|-"), pays(0, 18)])
     add("traditional", "bomb counts as a shake", "loser-bomb", *q("m.bomb_shake"),
         "traditional: the loser's bomb does not double anything",
-        position=stop_pos("traditional", 2, [W8, SAFE_LOSER[0]], tokens="bombs=0,1"),
+        position=stop_pos("traditional", 2, [W8, SAFE_LOSER[0]], tokens="shaken=-|9 bombs=0,1"),
         moves=["stop"], want=[pays(0, 8)])
 
     # the order of multipliers
