@@ -544,10 +544,14 @@ class ExpectimaxBot(Bot):
     it once the best move leads every other by ``stop_z`` standard errors
     (deterministic).  ``plan`` (> 0) plans the bot's own later Go/Stop
     decisions inside the playouts with ``plan`` nested playouts per Go, on
-    fresh deals of the cards it cannot see there.
+    fresh deals of the cards it cannot see there.  ``consistent`` makes the
+    bot's own later decisions inside the search (its play after banking a
+    bonus card, a flip choice, Go/Stop) one choice per information set, over
+    every sample that agrees on what the bot has seen then, instead of the
+    best move of each sample (which would know the sample's hidden cards).
 
     Settings can also be given by name to :func:`make_bot`:
-    ``expectimax:depth=2,samples=64,leaf=estimate,win=0,time=200,stop=2.5,plan=4``."""
+    ``expectimax:depth=2,samples=64,leaf=estimate,win=0,time=200,stop=2.5,plan=4,consistent=1``."""
 
     name = "expectimax"
 
@@ -563,9 +567,11 @@ class ExpectimaxBot(Bot):
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  samples: int | None = None, leaf: str | None = None,
                  win_bonus: float | None = None, halving: bool = False,
-                 time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0):
+                 time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0,
+                 consistent: bool = False):
         self.seed = seed
         self.halving = bool(halving)
+        self.consistent = bool(consistent)
         self.time_ms = float(time_ms)
         self.stop_z = float(stop_z)
         self.plan = int(plan)
@@ -603,7 +609,7 @@ class ExpectimaxBot(Bot):
         result = search_fields(rules, fields, self.depth, self.samples, seed,
                                rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
                                halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
-                               plan=self.plan)
+                               plan=self.plan, consistent=self.consistent)
         self.last_samples = result["samples"]
         self.last_stopped = result["stopped"]
         self.nodes += result["nodes"]
@@ -745,7 +751,7 @@ SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:")
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
 EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
-                                          "win_bonus": 2.0}
+                                          "win_bonus": 2.0, "consistent": False}
 #: ``best``: the strongest settings measured (docs/strength.md).  Still those of
 #: ``expectimax-v1``: the planned Go/Stop with the early stop
 #: (``expectimax:plan=4,stop=2.5``) did not measure stronger.
@@ -754,7 +760,8 @@ BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
 
 #: Settings of ``expectimax:key=value,...`` and the ExpectimaxBot argument each sets.
 _EXPECTIMAX_KEYS = {"depth": "depth", "samples": "samples", "leaf": "leaf", "win": "win_bonus",
-                    "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan"}
+                    "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan",
+                    "consistent": "consistent"}
 #: Settings of ``ismcts:key=value,...`` and the IsmctsBot argument each sets.
 _ISMCTS_KEYS = {"iterations": "iterations", "c": "c", "time": "time_ms", "win": "win_bonus",
                 "opponents": "opponents", "loop": "loop", "nodes": "nodes", "prior": "prior",
@@ -762,6 +769,8 @@ _ISMCTS_KEYS = {"iterations": "iterations", "c": "c", "time": "time_ms", "win": 
 #: Settings read as decimal numbers, and as words (the others are whole numbers).
 _FLOAT_KEYS = ("win", "time", "stop", "c", "prior", "widen")
 _WORD_KEYS = ("leaf", "opponents", "loop")
+#: Settings that are switches (0 or 1).
+_SWITCH_KEYS = ("halving", "consistent")
 
 
 def _settings_from_spec(kind: str, spec: str, keys: dict[str, str], example: str,
@@ -778,11 +787,11 @@ def _settings_from_spec(kind: str, spec: str, keys: dict[str, str], example: str
         try:
             kwargs[keys[key]] = value if key in _WORD_KEYS else (
                 float(value) if key in _FLOAT_KEYS else int(value))
-            if key == "halving" and value not in ("0", "1"):
+            if key in _SWITCH_KEYS and value not in ("0", "1"):
                 raise ValueError
         except ValueError:
             raise ValueError(f"bad {kind} setting {item!r}: {key} needs "
-                             f"{'0 or 1' if key == 'halving' else 'a number'}") from None
+                             f"{'0 or 1' if key in _SWITCH_KEYS else 'a number'}") from None
     return kwargs
 
 
