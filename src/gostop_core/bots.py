@@ -544,7 +544,10 @@ class ExpectimaxBot(Bot):
     it once the best move leads every other by ``stop_z`` standard errors
     (deterministic).  ``plan`` (> 0) plans the bot's own later Go/Stop
     decisions inside the playouts with ``plan`` nested playouts per Go, on
-    fresh deals of the cards it cannot see there.  ``consistent`` makes the
+    fresh deals of the cards it cannot see there.  ``halving`` 1 searches the
+    better half of the root moves on twice the samples, from a quarter of them
+    up; 2 is sequential halving on the budget of ``samples`` for every move
+    (equal rounds, the better half on each round; docs/search.md).  ``consistent`` makes the
     bot's own later decisions inside the search (its play after banking a
     bonus card, a flip choice, Go/Stop) one choice per information set, over
     every sample that agrees on what the bot has seen then, instead of the
@@ -566,11 +569,13 @@ class ExpectimaxBot(Bot):
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  samples: int | None = None, leaf: str | None = None,
-                 win_bonus: float | None = None, halving: bool = False,
+                 win_bonus: float | None = None, halving: int = 0,
                  time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0,
                  consistent: bool = False):
         self.seed = seed
-        self.halving = bool(halving)
+        self.halving = int(halving)
+        if self.halving not in (0, 1, 2):
+            raise ValueError(f"expectimax halving must be 0 (off), 1 or 2, got {halving}")
         self.consistent = bool(consistent)
         self.time_ms = float(time_ms)
         self.stop_z = float(stop_z)
@@ -769,8 +774,8 @@ _ISMCTS_KEYS = {"iterations": "iterations", "c": "c", "time": "time_ms", "win": 
 #: Settings read as decimal numbers, and as words (the others are whole numbers).
 _FLOAT_KEYS = ("win", "time", "stop", "c", "prior", "widen")
 _WORD_KEYS = ("leaf", "opponents", "loop")
-#: Settings that are switches (0 or 1).
-_SWITCH_KEYS = ("halving", "consistent")
+#: Settings with a few values, and those values.
+_SWITCH_KEYS = {"halving": ("0", "1", "2"), "consistent": ("0", "1")}
 
 
 def _settings_from_spec(kind: str, spec: str, keys: dict[str, str], example: str,
@@ -787,11 +792,12 @@ def _settings_from_spec(kind: str, spec: str, keys: dict[str, str], example: str
         try:
             kwargs[keys[key]] = value if key in _WORD_KEYS else (
                 float(value) if key in _FLOAT_KEYS else int(value))
-            if key in _SWITCH_KEYS and value not in ("0", "1"):
+            if key in _SWITCH_KEYS and value not in _SWITCH_KEYS[key]:
                 raise ValueError
         except ValueError:
+            choices = " or ".join(_SWITCH_KEYS.get(key, ()))
             raise ValueError(f"bad {kind} setting {item!r}: {key} needs "
-                             f"{'0 or 1' if key in _SWITCH_KEYS else 'a number'}") from None
+                             f"{choices or 'a number'}") from None
     return kwargs
 
 
@@ -810,8 +816,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     ``"expectimax"`` (its defaults), ``"expectimax-v1"`` (the fixed baseline:
     depth 1, 256 samples, greedy playouts, win bonus 2) or ``"best"`` (the
     strongest bot measured, :data:`BEST_SETTINGS`); ``expectimax:D`` for depth
-    D, or ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W,halving=0|1,
-    time=MS,stop=Z,plan=K`` (any of them); ``best:key=value,...`` changes
+    D, or ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W,halving=0|1|2,
+    time=MS,stop=Z,plan=K,consistent=0|1`` (any of them); ``best:key=value,...`` changes
     settings of the best bot (``best:time=200``).
     Any other bot specification (``path/to/file.py:Class``,
     ``package.module:Class``, a name registered under the ``gostop.bots`` entry

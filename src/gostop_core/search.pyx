@@ -1217,6 +1217,38 @@ cdef int keep_better_half(const double* values, bint* alive, int n, int nalive) 
     return left
 
 
+cdef int halving_schedule(int n, int samples, int* ends) noexcept nogil:
+    """Sequential halving of a budget of ``n * samples`` move-samples over ``n``
+    root moves: ceil(log2 n) rounds with an equal share of the budget each;
+    round r gives each of its moves (n, then half of them, at least 2) its share
+    of new samples.  ``ends[r]``: the samples done when round r ends (at most
+    SEARCH_MAX_SAMPLES).  Returns the number of rounds (at most 8)."""
+    cdef int rounds = 0, alive = n, total = 0, step
+    cdef long budget = <long>n * samples
+    while (1 << rounds) < n and rounds < 8:
+        rounds += 1
+    if rounds == 0:
+        rounds = 1
+    for r in range(rounds):
+        step = <int>(budget // (<long>alive * rounds))
+        if step < 1:
+            step = 1
+        total += step
+        if total > SEARCH_MAX_SAMPLES:
+            total = SEARCH_MAX_SAMPLES
+        ends[r] = total
+        alive = alive // 2 if alive // 2 >= 2 else 2
+    return rounds
+
+
+def halving_plan(int n, int samples):
+    """The samples done at the end of each round of ``halving=2`` for ``n`` root
+    moves and a budget of ``samples`` each (for tests and docs)."""
+    cdef int ends[8]
+    cdef int k = halving_schedule(n, samples, ends)
+    return [ends[i] for i in range(k)]
+
+
 cdef double now_ms() noexcept nogil:
     """Milliseconds on the monotonic clock."""
     cdef timespec t
@@ -1292,7 +1324,7 @@ cdef int view_base(Rules rules, dict fields, GameStateC* base, uint8_t* pool, in
 
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
                   seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None,
-                  bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False,
+                  bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, int halving=0,
                   double time_ms=0.0, double stop_z=0.0, int min_samples=DEFAULT_MIN_SAMPLES,
                   double tolerance=DEFAULT_TOLERANCE, int plan=0, bint consistent=False,
                   int info_limit=DEFAULT_INFO_LIMIT):
@@ -1301,7 +1333,11 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     out by the greedy policy; False: the fitted estimate, with ``beta``,
     ``reach`` and ``weights``); ``win_bonus`` is added to a won hand's value
     and taken from a lost one's; ``halving`` searches the better half of the
-    moves on twice the samples, from a quarter of them up (docs/search.md).
+    moves on twice the samples, from a quarter of them up (docs/search.md);
+    ``halving=2`` is sequential halving on the budget of ``samples`` for every
+    move (``halving_schedule``): the rounds share the budget equally, the
+    better half goes on each round, and with ``time_ms`` each round also ends
+    at its share of the time.
     ``time_ms`` (> 0) stops the sampling when that many milliseconds have
     passed (the clock is read after every root move of every sample; a sample
     cut short is dropped, at least one is always completed).  ``stop_z`` (> 0)
@@ -1348,6 +1384,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     cdef uint64_t first_rng
     cdef bint use_trie = False
     cdef double* ranked_by = &values[0]
+    cdef int round_ends[8]
+    cdef int nrounds, rnd = 0
     if depth < 1 or depth > MAX_DEPTH:
         raise ValueError(f"depth must be 1..{MAX_DEPTH}")
     if samples < 1 or samples > SEARCH_MAX_SAMPLES:
@@ -1404,7 +1442,15 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     else:
         for i in range(n):
             root_node[i] = -1
-    round_end = samples // 4 if halving and samples >= 8 else samples
+    if halving < 0 or halving > 2:
+        raise ValueError("halving must be 0, 1 or 2")
+    nrounds = 1
+    if halving == 2:
+        nrounds = halving_schedule(n, samples, round_ends)
+        samples = round_ends[nrounds - 1]
+        round_end = round_ends[0]
+    else:
+        round_end = samples // 4 if halving and samples >= 8 else samples
     per = <double*>malloc(samples * n * sizeof(double))
     if per == NULL:
         if use_trie:
@@ -1447,6 +1493,9 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
             if time_ms > 0.0 and now_ms() - started >= time_ms:
                 reason = 1
                 break
+            if (halving == 2 and time_ms > 0.0 and rnd < nrounds - 1
+                    and now_ms() - started >= time_ms * (rnd + 1) / nrounds):
+                round_end = done  # the round's share of the time is spent
             if use_trie and ((stop_z > 0.0 and done >= min_samples and done % STOP_EVERY == 0)
                              or done == round_end):
                 info_totals(&trie, root_node, alive, n, totals)
@@ -1462,7 +1511,13 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                 # successive halving: the better half of the moves still searched
                 # (at least two) go on to twice the samples
                 nalive = keep_better_half(ranked_by, alive, n, nalive)
-                round_end = 2 * done
+                rnd += 1
+                if halving == 2:
+                    round_end = round_ends[rnd] if rnd < nrounds else samples
+                    if round_end <= done:
+                        round_end = done + 1
+                else:
+                    round_end = 2 * done
             if gs_interrupted():
                 break
     free(per)
