@@ -22,7 +22,7 @@ from gostop_core import Game
 from gostop_core.bots import ExpectimaxBot, GreedyBot, make_bot
 from gostop_core.moves import Move
 from gostop_core.notation import format_position, parse_view
-from gostop_core.search import search_fields
+from gostop_core.bots.search import search_fields
 
 
 def values(text: str, consistent: bool, samples: int, seed: int = 3,

@@ -16,7 +16,7 @@ from gostop_core import Game, Move
 from gostop_core.bots import (BEST_SETTINGS, EXPECTIMAX_V1_SETTINGS, ExpectimaxBot, make_bot,
                               play_game)
 from gostop_core.notation import parse_view
-from gostop_core.search import DEFAULT_MIN_SAMPLES, STOP_CHECK, search_fields
+from gostop_core.bots.search import DEFAULT_MIN_SAMPLES, STOP_CHECK, search_fields, halving_plan
 
 
 def first_view(seed: int = 5) -> str:
@@ -212,7 +212,7 @@ def test_halving_plan_spends_the_uniform_budget(n):
     """Each round's moves get an equal share of n x samples move-samples: the
     plan costs no more than every move on every sample, and the last two moves
     get more samples than that."""
-    from gostop_core.search import halving_plan
+
     ends = halving_plan(n, 64)
     assert ends == sorted(ends) and len(ends) == max(1, (n - 1).bit_length())
     cost, alive, done = 0, n, 0
@@ -228,7 +228,7 @@ def test_sequential_halving_keeps_the_better_moves_on_common_samples():
     result = search_fields(rules, fields, 1, 32, 9, halving=2)
     counts = result["counts"]
     n = len(counts)
-    from gostop_core.search import halving_plan
+
     ends = halving_plan(n, 32)
     assert result["samples"] == max(counts) == ends[-1]
     assert min(counts) == ends[0] and counts.count(ends[-1]) == 2

@@ -62,11 +62,4 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
 cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int depth,
                        int32_t* pv, int* pvlen, int32_t tn, double weight) noexcept nogil
 
-# Shared with gostop_core.core (the public C interface's player view).
-from libc.stdint cimport uint8_t
-cdef void fill_public(GameStateC* st, dict f, int seat)
-cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* pool, int npool,
-                      const int* need, int seat, uint64_t* rng) noexcept nogil
-from gostop_core.rules cimport Rules
-cdef int view_base(Rules rules, dict fields, GameStateC* base, uint8_t* pool, int* need) except -1
 cdef double now_ms() noexcept nogil
