@@ -30,7 +30,7 @@ REFERENCE = Path(__file__).resolve().parent.parent / "benchmarks" / "arena" / "g
 SEED = 900_000
 #: Deals per match: sized to run in a few minutes on 2 idle cores (the search
 #: plays every seat of the second match).
-MATCHES = (("greedy", 120), ("expectimax-v1", 50))
+MATCHES = (("greedy", 100), ("expectimax-v1", 40))
 
 
 def run_gate(bot: str, deals: dict[str, int], seed: int = SEED, workers: int = 2) -> dict[str, Any]:

@@ -21,7 +21,7 @@ def gate():
 
 def figures(points: float, low: float, high: float, forfeits: int = 0) -> dict:
     return {"bot": "best", "matches": [
-        {"opponent": "greedy", "deals": 120, "seed": 900000, "mean_points": points,
+        {"opponent": "greedy", "deals": 100, "seed": 900000, "mean_points": points,
          "ci95": [low, high], "forfeits": forfeits}]}
 
 
