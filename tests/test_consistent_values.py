@@ -183,10 +183,14 @@ def test_bot_setting_consistent():
 
 
 # ---------------------------------------------------------------- many positions (slow)
-def own_decision_positions(seeds: range):
-    """Decisions of seat 0 in greedy self-play hands whose greedy move is followed
-    by another decision of the same seat (a bank, then a play; a play, then a
-    flip choice or Go/Stop): (game before, move, game after)."""
+def bank_decisions(seeds: range):
+    """Every decision of greedy self-play hands where greedy banks a bonus card
+    (it always does when it can): (game before, the bank, game after).  Banking
+    is always followed by the seat's own play, whatever it draws, so the positions
+    after it are not selected by luck.  (A play followed by a flip choice or a
+    Go/Stop is not such a move: those decisions come only after some flips, the
+    lucky ones for a Go/Stop, so comparing with the real hand would need every
+    flip, as the bank test above does with every draw.)"""
     greedy = GreedyBot()
     for seed in seeds:
         game = Game("casual", 2, seed=seed)
@@ -196,18 +200,18 @@ def own_decision_positions(seeds: range):
             move = greedy.choose(game.view(seat), legal)
             before = game.copy()
             game.push(move)
-            if len(legal) > 1 and seat == 0 and game.turn == seat and not game.is_over():
+            if move.kind == "bonus" and len(legal) > 1 and game.turn == seat:
                 yield before, move, game.copy()
 
 
 @pytest.mark.slow
-def test_values_of_moves_followed_by_own_decisions_over_many_positions():
-    """Over decisions from 40 seeded hands (seeds 100-139): the mean gap between a
-    move's value and the best value right after it (in the real hand) is within
-    the sampling error with consistent values; the per-world values are well
-    above it."""
+def test_bank_values_over_many_positions():
+    """Over every bank of greedy self-play hands of seeds 100-159: the mean gap
+    between the value of banking and the best value right after it (in the real
+    hand, with the card really drawn) is within the sampling error with
+    consistent values; the per-world values are well above it."""
     gaps_consistent, gaps_fused = [], []
-    for before, move, after in own_decision_positions(range(100, 140)):
+    for before, move, after in bank_decisions(range(100, 160)):
         text = before.view(before.turn).to_str()
         best_after = max(values(after.view(after.turn).to_str(), True, 128).values())
         gaps_consistent.append(values(text, True, 128)[move.code] - best_after)
@@ -216,8 +220,10 @@ def test_values_of_moves_followed_by_own_decisions_over_many_positions():
     mean_c = statistics.mean(gaps_consistent)
     se_c = statistics.stdev(gaps_consistent) / len(gaps_consistent) ** 0.5
     mean_f = statistics.mean(gaps_fused)
-    assert abs(mean_c) < 3 * se_c + 0.3, (mean_c, se_c)
-    assert mean_f > mean_c + 1.0, (mean_f, mean_c)
+    # measured: +0.80 (standard error 0.22) against +2.71 per world over 50 banks;
+    # the rest is the best of ~10 plays chosen on the ~10 samples sharing a draw
+    assert abs(mean_c) < 3 * se_c + 0.5, (mean_c, se_c)
+    assert mean_c < mean_f / 2 and mean_f > mean_c + 1.0, (mean_f, mean_c)
 
 
 def redealt(game: Game, seat: int, rng) -> Game:
