@@ -8,8 +8,8 @@ limits), so an unchanged bot repeats its figures exactly.  The figures are
 compared with the reference stored in ``benchmarks/arena/gate.json``: a bot whose
 points per game drop below the reference's by more than the half-width of the
 wider of the two 95% intervals, in either match, is a regression (exit status 1).
-(The wider one: while ``best`` has the ``expectimax-v1`` settings, their match is
-the same bot in both seats, with an interval of zero width.)  ``--update`` stores the new figures as the reference
+(The wider one: a reference can be narrow by chance, or of zero width when the
+two bots play identically.)  ``--update`` stores the new figures as the reference
 (do it when a change is meant to move them, with the figures in the commit).
 
     python scripts/strength_gate.py                 # run and compare (a few minutes on 2 cores)

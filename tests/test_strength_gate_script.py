@@ -31,7 +31,7 @@ def test_a_drop_beyond_the_interval_is_a_regression(gate):
     assert gate.regressions(reference, figures(7.0, 5.5, 8.5)) == []
     found = gate.regressions(reference, figures(3.4, 1.9, 4.9))
     assert len(found) == 1 and "greedy" in found[0] and "+3.40" in found[0]
-    # a reference of zero width (the same bot in both seats): the new run's width
+    # a reference of zero width (two bots that play alike): the new run's width
     mirror = figures(0.0, 0.0, 0.0)
     assert gate.regressions(mirror, figures(-1.0, -3.0, 1.0)) == []
     assert gate.regressions(mirror, figures(-2.5, -4.5, -0.5))
