@@ -16,7 +16,7 @@ from gostop_core import Game, Move
 from gostop_core.bots import (BEST_SETTINGS, EXPECTIMAX_V1_SETTINGS, ExpectimaxBot, make_bot,
                               play_game)
 from gostop_core.notation import parse_view
-from gostop_core.bots.search import DEFAULT_MIN_SAMPLES, STOP_CHECK, search_fields
+from gostop_core.bots.search import DEFAULT_MIN_SAMPLES, STOP_CHECK, search_fields, halving_plan
 
 
 def first_view(seed: int = 5) -> str:
@@ -40,8 +40,9 @@ def test_expectimax_v1_is_the_first_default_fixed():
     assert isinstance(bot, ExpectimaxBot)
     assert (bot.depth, bot.samples, bot.leaf, bot.win_bonus) == (1, 256, "rollout", 2.0)
     assert (bot.halving, bot.time_ms, bot.stop_z, bot.plan) == (False, 0.0, 0.0, 0)
+    assert not bot.consistent  # the own decisions of each sampled world, as first released
     assert EXPECTIMAX_V1_SETTINGS == {"depth": 1, "samples": 256, "leaf": "rollout",
-                                      "win_bonus": 2.0}
+                                      "win_bonus": 2.0, "consistent": False}
 
 
 def test_best_has_the_best_settings_and_takes_overrides():
@@ -203,3 +204,54 @@ def test_play_and_arena_default_to_the_best_bot_and_take_time():
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["bots"] == ["best:samples=4,time=100",
                                                  "expectimax:samples=2,time=50"]
+
+
+# ---------------------------------------------------------------- sequential halving (halving=2)
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 10, 13])
+def test_halving_plan_spends_the_uniform_budget(n):
+    """Each round's moves get an equal share of n x samples move-samples: the
+    plan costs no more than every move on every sample, and the last two moves
+    get more samples than that."""
+
+    ends = halving_plan(n, 64)
+    assert ends == sorted(ends) and len(ends) == max(1, (n - 1).bit_length())
+    cost, alive, done = 0, n, 0
+    for end in ends:
+        cost += alive * (end - done)
+        done, alive = end, max(2, alive // 2)
+    assert cost <= n * 64
+    assert ends[-1] >= 64
+
+
+def test_sequential_halving_keeps_the_better_moves_on_common_samples():
+    rules, fields = parse_view(first_view())
+    result = search_fields(rules, fields, 1, 32, 9, halving=2)
+    counts = result["counts"]
+    n = len(counts)
+
+    ends = halving_plan(n, 32)
+    assert result["samples"] == max(counts) == ends[-1]
+    assert min(counts) == ends[0] and counts.count(ends[-1]) == 2
+    # a move kept longer was never worse, at its last common round, than one dropped
+    best = max(range(n), key=lambda i: (counts[i], result["moves"][i][1]))
+    assert counts[best] == ends[-1]
+    # deterministic, and a time share that does not bind changes nothing
+    assert same_values(search_fields(rules, fields, 1, 32, 9, halving=2), result)
+    assert same_values(search_fields(rules, fields, 1, 32, 9, halving=2, time_ms=1e7), result)
+    with pytest.raises(ValueError):
+        search_fields(rules, fields, 1, 32, 9, halving=3)
+
+
+def test_sequential_halving_under_a_time_limit_ends_its_rounds_on_time():
+    rules, fields = parse_view(first_view())
+    started = time.perf_counter()
+    result = search_fields(rules, fields, 1, 1024, 9, halving=2, time_ms=60.0, consistent=True)
+    assert (time.perf_counter() - started) * 1000 < 60.0 + 250.0
+    counts = sorted(result["counts"])
+    assert result["stopped"] in ("time", "samples")
+    assert counts[-1] == counts[-2] == result["samples"]   # the last two: every sample
+    assert counts[0] < counts[-1]                           # the rest dropped on the way
+    bot = make_bot("expectimax:samples=16,halving=2,consistent=1")
+    assert bot.halving == 2
+    with pytest.raises(ValueError, match="0 or 1 or 2"):
+        make_bot("expectimax:halving=3")

@@ -92,7 +92,9 @@ def review_record(record: Record, number: int = 1, seats: set[int] | None = None
                   depth: int | None = None, samples: int | None = None, seed: int = 0,
                   on_decision: Callable[[], None] | None = None) -> list[Review]:
     """The reviews of a record's decisions (see :class:`Reviewer`)."""
-    bot = ExpectimaxBot(seed, depth=depth, samples=samples, win_bonus=0.0)
+    # consistent values: a move followed by the seat's own decision is worth the
+    # best it can do after it, not the best of each sampled world
+    bot = ExpectimaxBot(seed, depth=depth, samples=samples, win_bonus=0.0, consistent=True)
     return replay(record, Reviewer(bot, number, seats, on_decision))
 
 

@@ -58,11 +58,13 @@ def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | 
     hand is expected to bring that seat from this decision on.  Chips already
     paid this hand (a first-turn ppeok...) are left out, and so is the bot's own
     preference for won hands (its win bonus), so a Stop is worth exactly what it
-    pays."""
+    pays.  The seat's own later decisions are valued per information set
+    (``consistent``): a move followed by another decision of the seat (banking
+    a bonus card, then a play) is worth the best it can expect after it."""
     text = view if isinstance(view, str) else view.to_str()
     _, fields = parse_view(text)
     booked = fields["chips"][fields["seat"]]
-    settings: dict[str, Any] = dict(BEST_SETTINGS, win_bonus=0.0,
+    settings: dict[str, Any] = dict(BEST_SETTINGS, win_bonus=0.0, consistent=True,
                                     time_ms=HINT_TIME_MS if time_ms is None else time_ms)
     for key, value in (("depth", depth), ("samples", samples), ("leaf", leaf)):
         if value is not None:

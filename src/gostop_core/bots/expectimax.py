@@ -70,10 +70,18 @@ class ExpectimaxBot(Bot):
     it once the best move leads every other by ``stop_z`` standard errors
     (deterministic).  ``plan`` (> 0) plans the bot's own later Go/Stop
     decisions inside the playouts with ``plan`` nested playouts per Go, on
-    fresh deals of the cards it cannot see there.
+    fresh deals of the cards it cannot see there.  ``halving`` 1 searches the
+    better half of the root moves on twice the samples, from a quarter of them
+    up; 2 is sequential halving on the budget of ``samples`` for every move
+    (equal rounds, the better half on each round; docs/search.md).
+    ``consistent`` makes the bot's own later decisions inside the search (its
+    play after banking a bonus card, a flip choice, Go/Stop) one choice per
+    information set, over every sample that agrees on what the bot has seen
+    then, instead of the best move of each sample (which would know the
+    sample's hidden cards).
 
     Settings can also be given by name to :func:`make_bot`:
-    ``expectimax:depth=2,samples=64,leaf=estimate,win=0,time=200,stop=2.5,plan=4``."""
+    ``expectimax:depth=2,samples=64,leaf=estimate,win=0,time=200,stop=2.5,plan=4,consistent=1``."""
 
     name = "expectimax"
 
@@ -88,10 +96,14 @@ class ExpectimaxBot(Bot):
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  samples: int | None = None, leaf: str | None = None,
-                 win_bonus: float | None = None, halving: bool = False,
-                 time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0):
+                 win_bonus: float | None = None, halving: int = 0,
+                 time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0,
+                 consistent: bool = False):
         self.seed = seed
-        self.halving = bool(halving)
+        self.halving = int(halving)
+        if self.halving not in (0, 1, 2):
+            raise ValueError(f"expectimax halving must be 0 (off), 1 or 2, got {halving}")
+        self.consistent = bool(consistent)
         self.time_ms = float(time_ms)
         self.stop_z = float(stop_z)
         self.plan = int(plan)
@@ -129,6 +141,7 @@ class ExpectimaxBot(Bot):
         result = search_fields(rules, fields, self.depth, self.samples, seed,
                                rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
                                halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
+                               consistent=self.consistent,
                                plan=self.plan)
         self.last_samples = result["samples"]
         self.last_stopped = result["stopped"]

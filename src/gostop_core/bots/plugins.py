@@ -215,8 +215,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     ``"expectimax"`` (its defaults), ``"expectimax-v1"`` (the fixed baseline:
     depth 1, 256 samples, greedy playouts, win bonus 2) or ``"best"`` (the
     strongest bot measured, :data:`BEST_SETTINGS`); ``expectimax:D`` for depth
-    D, or ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W,halving=0|1,
-    time=MS,stop=Z,plan=K`` (any of them); ``best:key=value,...`` changes
+    D, or ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W,halving=0|1|2,
+    time=MS,stop=Z,plan=K,consistent=0|1`` (any of them); ``best:key=value,...`` changes
     settings of the best bot (``best:time=200``).
     Any other bot specification (``path/to/file.py:Class``,
     ``package.module:Class``, a name registered under the ``gostop.bots`` entry

@@ -24,7 +24,7 @@ SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:")
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
 EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
-                                          "win_bonus": 2.0}
+                                          "win_bonus": 2.0, "consistent": False}
 #: ``best``: the strongest settings measured (docs/strength.md).  Still those of
 #: ``expectimax-v1``: the planned Go/Stop with the early stop
 #: (``expectimax:plan=4,stop=2.5``) did not measure stronger.
@@ -33,7 +33,8 @@ BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
 
 #: Settings of ``expectimax:key=value,...`` and the ExpectimaxBot argument each sets.
 _EXPECTIMAX_KEYS = {"depth": "depth", "samples": "samples", "leaf": "leaf", "win": "win_bonus",
-                    "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan"}
+                    "halving": "halving", "time": "time_ms", "stop": "stop_z", "plan": "plan",
+                    "consistent": "consistent"}
 #: Settings of ``ismcts:key=value,...`` and the IsmctsBot argument each sets.
 _ISMCTS_KEYS = {"iterations": "iterations", "c": "c", "time": "time_ms", "win": "win_bonus",
                 "opponents": "opponents", "loop": "loop", "nodes": "nodes", "prior": "prior",
@@ -41,6 +42,8 @@ _ISMCTS_KEYS = {"iterations": "iterations", "c": "c", "time": "time_ms", "win": 
 #: Settings read as decimal numbers, and as words (the others are whole numbers).
 _FLOAT_KEYS = ("win", "time", "stop", "c", "prior", "widen")
 _WORD_KEYS = ("leaf", "opponents", "loop")
+#: Settings with a few values, and those values.
+_SWITCH_KEYS = {"halving": ("0", "1", "2"), "consistent": ("0", "1")}
 
 
 def _settings_from_spec(kind: str, spec: str, keys: dict[str, str], example: str,
@@ -57,11 +60,11 @@ def _settings_from_spec(kind: str, spec: str, keys: dict[str, str], example: str
         try:
             kwargs[keys[key]] = value if key in _WORD_KEYS else (
                 float(value) if key in _FLOAT_KEYS else int(value))
-            if key == "halving" and value not in ("0", "1"):
+            if key in _SWITCH_KEYS and value not in _SWITCH_KEYS[key]:
                 raise ValueError
         except ValueError:
             raise ValueError(f"bad {kind} setting {item!r}: {key} needs "
-                             f"{'0 or 1' if key == 'halving' else 'a number'}") from None
+                             f"{' or '.join(_SWITCH_KEYS[key]) if key in _SWITCH_KEYS else 'a number'}") from None
     return kwargs
 
 

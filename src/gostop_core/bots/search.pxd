@@ -1,5 +1,5 @@
 # Expectimax search from a player's view: C kernels over GameStateC (see search.pyx).
-from libc.stdint cimport uint64_t, uint16_t, int32_t
+from libc.stdint cimport uint64_t, uint16_t, int32_t, uint8_t
 from gostop_core.rules cimport RulesC
 from gostop_core.movegen cimport GameStateC
 
@@ -8,6 +8,31 @@ cdef enum:
     SEARCH_MAX_SAMPLES = 1024  # determinizations per search
     PV_CHANCE_SEAT = 7        # seat field of a principal-line entry that is a flipped card
     ROLLOUT_PV_TURNS = 2      # turns of a playout shown in the principal line
+
+# The table of the searching seat's information sets (search.pyx, ``consistent``):
+# node k stands for what the seat has seen since the root (its own moves, the
+# cards it saw turned or drew, the other seats' moves); its own decisions are
+# resolved on the sums over every sample that reaches a node, never per sample.
+ctypedef struct InfoNode:
+    int32_t parent            # -1 for the root
+    int32_t edge              # pv_entry(seat, move) or pv_entry(PV_CHANCE_SEAT, card)
+    double leaf               # committed sum of weighted leaf values ending here
+    uint8_t is_move           # the edge is a move of the searching seat (max), else seen (sum)
+    uint8_t live              # a committed sample reached the node
+
+ctypedef struct InfoTrie:
+    InfoNode* nodes
+    int32_t count
+    int32_t capacity
+    int32_t limit             # the most nodes allowed (the table is full past it)
+    int32_t* table            # open addressing: node index + 1, 0 for an empty slot
+    uint64_t table_mask
+    int32_t* log_node         # the current sample's leaf values, committed when it completes
+    double* log_value
+    int32_t log_count
+    int32_t log_capacity
+    double* val               # resolved values (info_resolve)
+    int full                  # a node or log entry could not be added: values fall back
 
 ctypedef struct SearchCtx:
     const RulesC* r
@@ -24,14 +49,17 @@ ctypedef struct SearchCtx:
     int plan                  # playouts per Go at the root seat's Go/Stop inside a playout (0: greedy rule)
     int planning              # 1 while such a nested playout runs (no nesting deeper)
     uint64_t plan_rng         # the nested playouts' re-deal of the unseen cards
+    InfoTrie* trie            # consistent own decisions (NULL: the best move per sample)
+    int follow                # 1: own decisions follow the resolved table, nothing added
 
 cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil
 cdef int plan_go_stop(const GameStateC* s, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil
 cdef double terminal_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil
-cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen) noexcept nogil
+cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen,
+                       int32_t tn, double weight) noexcept nogil
 cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int depth,
-                       int32_t* pv, int* pvlen) noexcept nogil
+                       int32_t* pv, int* pvlen, int32_t tn, double weight) noexcept nogil
 
 cdef double now_ms() noexcept nogil

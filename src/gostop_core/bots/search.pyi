@@ -16,14 +16,17 @@ DEFAULT_MIN_SAMPLES: int
 STOP_CHECK: int
 DEFAULT_TOLERANCE: float
 MAX_PLAN: int
+DEFAULT_INFO_LIMIT: int
 
 def request_stop(on: bool = ...) -> None: ...
 def search_fields(rules: Rules, fields: dict[str, Any], depth: int = ..., samples: int = ...,
                   seed: int = ..., beta: float = ..., reach: float = ...,
                   weights: Sequence[float] | None = ..., rollout: bool = ...,
-                  win_bonus: float = ..., halving: bool = ..., time_ms: float = ...,
+                  win_bonus: float = ..., halving: int = ..., time_ms: float = ...,
                   stop_z: float = ..., min_samples: int = ..., tolerance: float = ...,
-                  plan: int = ...) -> dict[str, Any]: ...
+                  plan: int = ..., consistent: bool = ...,
+                  info_limit: int = ...) -> dict[str, Any]: ...
 def policy_choice(state: CoreState) -> int: ...
+def halving_plan(n: int, samples: int) -> list[int]: ...
 def chance_distribution(rules: Rules, fields: dict[str, Any], samples: int = ...,
                         seed: int = ...) -> dict[int, float]: ...

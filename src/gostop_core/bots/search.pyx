@@ -49,7 +49,7 @@ The model (docs/search.md has the long form):
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t
 from libc.math cimport exp, fabs, sqrt
 from libc.string cimport memcpy, memset
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, realloc, free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from gostop_core.cards cimport (
@@ -741,9 +741,239 @@ cdef int plan_go_stop(const GameStateC* s, SearchCtx* c, const uint16_t* moves, 
     return go_i if go_v / c.plan > stop_v else stop_i
 
 
+
+# ---------------------------------------------------------------- information sets
+# With ``consistent``, the searching seat's own decisions below the root are made
+# per information set: a node of the table below stands for what the seat has
+# seen since the root (its own moves, the cards it saw turned from the stock or
+# drew after banking a bonus card, the other seats' moves), so every sample that
+# agrees on those shares the node.  The leaves' values are added, weighted by
+# their chance, to the node they end in; info_resolve then takes, bottom up, the
+# sum of the seen outcomes and the best of the seat's own moves, each move's
+# total over every sample that reaches the node.  The same choice is thus made
+# in every sample of an information set, from the seat's information then, not
+# from the sample's hidden cards (strategy fusion).  A sample's values are kept
+# aside until it completes (a sample cut short by the clock leaves no trace).
+
+DEFAULT_INFO_LIMIT = 1 << 20
+
+cdef inline uint64_t info_hash(int32_t parent, int32_t edge) noexcept nogil:
+    cdef uint64_t x = ((<uint64_t><uint32_t>parent) << 32) | <uint32_t>edge
+    x ^= x >> 33
+    x *= <uint64_t>0xFF51AFD7ED558CCD
+    x ^= x >> 33
+    return x
+
+
+cdef int info_init(InfoTrie* t, int32_t limit) noexcept nogil:
+    """An empty table with its root node (index 0); -1 when out of memory."""
+    memset(t, 0, sizeof(InfoTrie))
+    t.capacity = 4096
+    t.limit = limit
+    t.nodes = <InfoNode*>malloc(t.capacity * sizeof(InfoNode))
+    t.table = <int32_t*>malloc(2 * t.capacity * sizeof(int32_t))
+    t.log_capacity = 4096
+    t.log_node = <int32_t*>malloc(t.log_capacity * sizeof(int32_t))
+    t.log_value = <double*>malloc(t.log_capacity * sizeof(double))
+    if t.nodes == NULL or t.table == NULL or t.log_node == NULL or t.log_value == NULL:
+        return -1
+    memset(t.table, 0, 2 * t.capacity * sizeof(int32_t))
+    t.table_mask = 2 * t.capacity - 1
+    t.nodes[0].parent = -1
+    t.nodes[0].edge = 0
+    t.nodes[0].leaf = 0.0
+    t.nodes[0].is_move = 0
+    t.nodes[0].live = 0
+    t.count = 1
+    return 0
+
+
+cdef void info_free(InfoTrie* t) noexcept nogil:
+    free(t.nodes)
+    free(t.table)
+    free(t.log_node)
+    free(t.log_value)
+    free(t.val)
+    t.nodes = NULL
+    t.table = NULL
+    t.log_node = NULL
+    t.log_value = NULL
+    t.val = NULL
+
+
+cdef int info_grow(InfoTrie* t) noexcept nogil:
+    """Twice the nodes (and the hash table, rehashed); -1 past the limit or out of memory."""
+    cdef int32_t cap = 2 * t.capacity, k
+    cdef InfoNode* nodes
+    cdef int32_t* table
+    cdef uint64_t mask, h
+    if cap > t.limit:
+        return -1
+    nodes = <InfoNode*>realloc(t.nodes, cap * sizeof(InfoNode))
+    if nodes == NULL:
+        return -1
+    t.nodes = nodes
+    table = <int32_t*>malloc(2 * cap * sizeof(int32_t))
+    if table == NULL:
+        return -1
+    memset(table, 0, 2 * cap * sizeof(int32_t))
+    mask = 2 * cap - 1
+    for k in range(1, t.count):
+        h = info_hash(nodes[k].parent, nodes[k].edge) & mask
+        while table[h] != 0:
+            h = (h + 1) & mask
+        table[h] = k + 1
+    free(t.table)
+    t.table = table
+    t.table_mask = mask
+    t.capacity = cap
+    return 0
+
+
+cdef int32_t info_child(SearchCtx* c, int32_t parent, int32_t edge, bint is_move) noexcept nogil:
+    """The node reached from ``parent`` by ``edge``, added if new (not while
+    following the table); -1 without a table, below a missing node or when full."""
+    cdef InfoTrie* t = c.trie
+    cdef uint64_t h
+    cdef int32_t k
+    if t == NULL or parent < 0:
+        return -1
+    h = info_hash(parent, edge) & t.table_mask
+    while t.table[h] != 0:
+        k = t.table[h] - 1
+        if t.nodes[k].parent == parent and t.nodes[k].edge == edge:
+            return k
+        h = (h + 1) & t.table_mask
+    if c.follow:
+        return -1
+    if t.count >= t.capacity:
+        if info_grow(t) < 0:
+            t.full = 1
+            return -1
+        h = info_hash(parent, edge) & t.table_mask
+        while t.table[h] != 0:
+            h = (h + 1) & t.table_mask
+    k = t.count
+    t.count += 1
+    t.nodes[k].parent = parent
+    t.nodes[k].edge = edge
+    t.nodes[k].leaf = 0.0
+    t.nodes[k].is_move = 1 if is_move else 0
+    t.nodes[k].live = 0
+    t.table[h] = k + 1
+    return k
+
+
+cdef void info_add(SearchCtx* c, int32_t node, double value) noexcept nogil:
+    """Keep a weighted leaf value of the current sample for ``node``."""
+    cdef InfoTrie* t = c.trie
+    cdef int32_t cap
+    cdef int32_t* ln
+    cdef double* lv
+    if t == NULL or c.follow:
+        return
+    if node < 0:
+        t.full = 1  # a leaf with no node: the table cannot hold this search
+        return
+    if t.log_count >= t.log_capacity:
+        cap = 2 * t.log_capacity
+        ln = <int32_t*>realloc(t.log_node, cap * sizeof(int32_t))
+        if ln == NULL:
+            t.full = 1
+            return
+        t.log_node = ln
+        lv = <double*>realloc(t.log_value, cap * sizeof(double))
+        if lv == NULL:
+            t.full = 1
+            return
+        t.log_value = lv
+        t.log_capacity = cap
+    t.log_node[t.log_count] = node
+    t.log_value[t.log_count] = value
+    t.log_count += 1
+
+
+cdef void info_commit(InfoTrie* t) noexcept nogil:
+    """Add the completed sample's leaf values; mark the nodes it reached."""
+    cdef int32_t i, k
+    for i in range(t.log_count):
+        k = t.log_node[i]
+        t.nodes[k].leaf += t.log_value[i]
+        while k >= 0 and not t.nodes[k].live:
+            t.nodes[k].live = 1
+            k = t.nodes[k].parent
+    t.log_count = 0
+
+
+cdef int info_resolve(InfoTrie* t) noexcept nogil:
+    """``t.val[k]``: the total value of node k over the committed samples, its own
+    decisions below taken per node (the best total); -1 when out of memory.
+    Children are always added after their parent, so one backward pass does."""
+    cdef double* best
+    cdef double* val
+    cdef double v
+    cdef int32_t k, p
+    val = <double*>realloc(t.val, t.capacity * sizeof(double))
+    if val == NULL:
+        return -1
+    t.val = val
+    best = <double*>malloc(t.count * sizeof(double))
+    if best == NULL:
+        return -1
+    for k in range(t.count):
+        val[k] = t.nodes[k].leaf
+        best[k] = -1e300
+    for k in range(t.count - 1, 0, -1):
+        if not t.nodes[k].live:
+            continue
+        v = val[k] + (best[k] if best[k] > -1e299 else 0.0)
+        val[k] = v
+        p = t.nodes[k].parent
+        if t.nodes[k].is_move:
+            if v > best[p]:
+                best[p] = v
+        else:
+            val[p] += v
+    free(best)
+    return 0
+
+
+cdef int info_choice(SearchCtx* c, int32_t tn, int seat, const uint16_t* moves, int n,
+                     int32_t* node) noexcept nogil:
+    """While following the table: the index of the move with the best resolved
+    total at node ``tn`` (its node in ``node``), -1 when none is known."""
+    cdef int i, best_i = -1
+    cdef int32_t k
+    cdef double best = -1e300
+    for i in range(n):
+        k = info_child(c, tn, pv_entry(seat, moves[i]), 1)
+        if k >= 0 and c.trie.nodes[k].live and c.trie.val[k] > best:
+            best = c.trie.val[k]
+            best_i = i
+            node[0] = k
+    return best_i
+
+
+cdef void info_totals(InfoTrie* t, const int32_t* root_node, const bint* alive, int n,
+                      double* totals) noexcept nogil:
+    """The consistent totals of the root moves still searched (else their old
+    totals stay); when the table failed, nothing changes."""
+    cdef int i
+    if t.full or info_resolve(t) < 0:
+        t.full = 1
+        return
+    for i in range(n):
+        if alive[i] and root_node[i] >= 0:
+            totals[i] = t.val[root_node[i]]
+
+
 # ---------------------------------------------------------------- the search
-cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen) noexcept nogil:
+cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen,
+                       int32_t tn, double weight) noexcept nogil:
     """Value of a decision node; fills the principal line when ``pv`` is given.
+    ``tn`` is the node of the information-set table for what the searching seat
+    has seen on the way here (-1 without a table) and ``weight`` the chance of
+    the way within its sample: a leaf's value is added to ``tn`` with it.
 
     Shakes of different months commute, and in this model a shake never lowers
     the searching seat's value (it only doubles what the seat wins), so at these
@@ -751,6 +981,7 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
     it plays: k shakeable months make one line of shakes, not k! orders."""
     cdef uint16_t moves[MAX_MOVES]
     cdef int n, i, best_i = 0
+    cdef int32_t k = -1
     cdef double v, best = -1e300
     c.nodes += 1
     if gs_interrupted():
@@ -760,41 +991,71 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
         if pv >= c.pv_end:
             pv = NULL  # the line is full: values only from here
     if s.phase == PHASE_OVER:
-        return terminal_value(s, c)
+        v = terminal_value(s, c)
+        info_add(c, tn, weight * v)
+        return v
     if depth <= 0:
-        return rollout_value(s, c, pv, pvlen) if c.rollout else leaf_value(s, c)
+        v = rollout_value(s, c, pv, pvlen) if c.rollout else leaf_value(s, c)
+        info_add(c, tn, weight * v)
+        return v
     n = generate_moves(s, c.r, moves)
     if n == 0:
-        return leaf_value(s, c)
+        v = leaf_value(s, c)
+        info_add(c, tn, weight * v)
+        return v
     if s.to_move != c.root:
         best_i = policy_move(s, c.r, moves, n)
+        # another seat's move is seen by the searching seat: an edge of the table
+        k = info_child(c, tn, pv_entry(s.to_move, moves[best_i]), 0)
         if pv != NULL:
             pv[0] = pv_entry(s.to_move, moves[best_i])
-            v = move_value(s, c, moves[best_i], depth, pv + 1, pvlen)
+            v = move_value(s, c, moves[best_i], depth, pv + 1, pvlen, k, weight)
             pvlen[0] += 1
             return v
-        return move_value(s, c, moves[best_i], depth, NULL, NULL)
+        return move_value(s, c, moves[best_i], depth, NULL, NULL, k, weight)
     for i in range(n):
         if move_kind(moves[i]) == MOVE_SHAKE:
             moves[0] = moves[i]  # the first shake (lowest month) is the only choice searched
             n = 1
             break
+    if c.follow:
+        # the choice the table made for this information set
+        best_i = info_choice(c, tn, c.root, moves, n, &k)
+        if best_i >= 0:
+            if pv != NULL:
+                pv[0] = pv_entry(s.to_move, moves[best_i])
+                v = move_value(s, c, moves[best_i], depth, pv + 1, pvlen, k, weight)
+                pvlen[0] += 1
+                return v
+            return move_value(s, c, moves[best_i], depth, NULL, NULL, k, weight)
     for i in range(n):
-        v = move_value(s, c, moves[i], depth, NULL, NULL)
+        v = move_value(s, c, moves[i], depth, NULL, NULL,
+                       info_child(c, tn, pv_entry(c.root, moves[i]), 1), weight)
         if v > best:
             best = v
             best_i = i
     if pv != NULL:
         pv[0] = pv_entry(s.to_move, moves[best_i])
-        move_value(s, c, moves[best_i], depth, pv + 1, pvlen)
+        move_value(s, c, moves[best_i], depth, pv + 1, pvlen,
+                   info_child(c, tn, pv_entry(c.root, moves[best_i]), 1), 0.0)
         pvlen[0] += 1
     return best
 
 
+cdef inline int32_t seen_cards(SearchCtx* c, int32_t tn, const GameStateC* child, int pos) noexcept nogil:
+    """The table node after the cards turned from the stock (or drawn by the
+    searching seat) from ``pos`` on: each is an edge."""
+    cdef int k
+    for k in range(pos, child.stock_pos):
+        tn = info_child(c, tn, pv_entry(PV_CHANCE_SEAT, child.stock[k]), 0)
+    return tn
+
+
 cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int depth,
-                       int32_t* pv, int* pvlen) noexcept nogil:
+                       int32_t* pv, int* pvlen, int32_t tn, double weight) noexcept nogil:
     """Value of a move: a chance node over the card it turns or draws from the
-    stock (each remaining stock card equally likely), else its single child."""
+    stock (each remaining stock card equally likely), else its single child.
+    ``tn``: the table node after the move (see node_value)."""
     cdef GameStateC child
     cdef int count, i, pos = s.stock_pos, best_j = 0
     cdef double values[50]
@@ -804,8 +1065,11 @@ cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int dep
     apply_move(&child, c.r, move, NULL)
     if child.stock_pos == pos or move_kind(move) == MOVE_BONUS:
         # nothing turned from the stock (a bonus card's replacement is the
-        # sample's top card: a draw into a hand, not a flip)
-        return node_value(&child, c, depth - (child.turns - s.turns), pv, pvlen)
+        # sample's top card: a draw into a hand, not a flip; the searching
+        # seat sees its own draw, not another seat's)
+        if s.to_move == c.root and c.trie != NULL:
+            tn = seen_cards(c, tn, &child, pos)
+        return node_value(&child, c, depth - (child.turns - s.turns), pv, pvlen, tn, weight)
     count = s.stock_len - pos
     c.nodes += 1
     if pv != NULL and pv >= c.pv_end:
@@ -818,7 +1082,9 @@ cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int dep
             child.stock[pos] = child.stock[pos + i]
             child.stock[pos + i] = tmp
             apply_move(&child, c.r, move, NULL)
-        values[i] = node_value(&child, c, depth - (child.turns - s.turns), NULL, NULL)
+        values[i] = node_value(&child, c, depth - (child.turns - s.turns), NULL, NULL,
+                               seen_cards(c, tn, &child, pos) if c.trie != NULL else -1,
+                               weight / count)
         total += values[i]
     mean = total / count
     if pv != NULL:
@@ -834,7 +1100,8 @@ cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int dep
         child.stock[pos + best_j] = tmp
         apply_move(&child, c.r, move, NULL)
         pv[0] = pv_entry(PV_CHANCE_SEAT, s.stock[pos + best_j])
-        node_value(&child, c, depth - (child.turns - s.turns), pv + 1, pvlen)
+        node_value(&child, c, depth - (child.turns - s.turns), pv + 1, pvlen,
+                   seen_cards(c, tn, &child, pos) if c.trie != NULL else -1, 0.0)
         pvlen[0] += 1
     return mean
 
@@ -867,6 +1134,38 @@ cdef int keep_better_half(const double* values, bint* alive, int n, int nalive) 
     return left
 
 
+cdef int halving_schedule(int n, int samples, int* ends) noexcept nogil:
+    """Sequential halving of a budget of ``n * samples`` move-samples over ``n``
+    root moves: ceil(log2 n) rounds with an equal share of the budget each;
+    round r gives each of its moves (n, then half of them, at least 2) its share
+    of new samples.  ``ends[r]``: the samples done when round r ends (at most
+    SEARCH_MAX_SAMPLES).  Returns the number of rounds (at most 8)."""
+    cdef int rounds = 0, alive = n, total = 0, step
+    cdef long budget = <long>n * samples
+    while (1 << rounds) < n and rounds < 8:
+        rounds += 1
+    if rounds == 0:
+        rounds = 1
+    for r in range(rounds):
+        step = <int>(budget // (<long>alive * rounds))
+        if step < 1:
+            step = 1
+        total += step
+        if total > SEARCH_MAX_SAMPLES:
+            total = SEARCH_MAX_SAMPLES
+        ends[r] = total
+        alive = alive // 2 if alive // 2 >= 2 else 2
+    return rounds
+
+
+def halving_plan(int n, int samples):
+    """The samples done at the end of each round of ``halving=2`` for ``n`` root
+    moves and a budget of ``samples`` each (for tests and docs)."""
+    cdef int ends[8]
+    cdef int k = halving_schedule(n, samples, ends)
+    return [ends[i] for i in range(k)]
+
+
 cdef double now_ms() noexcept nogil:
     """Milliseconds on the monotonic clock."""
     cdef timespec t
@@ -875,12 +1174,14 @@ cdef double now_ms() noexcept nogil:
 
 
 cdef bint is_decided(const double* per, const bint* alive, const double* values, int n, int done,
-                     double z, double tolerance) noexcept nogil:
+                     double z, double tolerance, const double* totals=NULL) noexcept nogil:
     """Whether the best move so far is known well enough: for every other move
     still searched, the best one's lead (paired over the ``done`` samples, which
-    every alive move shares) is above ``-tolerance`` by ``z`` standard errors."""
+    every alive move shares) is above ``-tolerance`` by ``z`` standard errors.
+    With ``totals`` (the consistent values' sums), the lead is theirs and only
+    its spread comes from the per-sample values."""
     cdef int i, j, d, best = -1
-    cdef double m, sq, diff, se
+    cdef double m, sq, diff, se, lead
     for i in range(n):
         if alive[i] and (best < 0 or values[i] > values[best]):
             best = i
@@ -895,7 +1196,8 @@ cdef bint is_decided(const double* per, const bint* alive, const double* values,
             sq += diff * diff
         m /= done
         se = sqrt(max(sq / done - m * m, 0.0) / (done - 1)) if done > 1 else 1e300
-        if m - z * se <= -tolerance:
+        lead = m if totals == NULL else (totals[best] - totals[j]) / done
+        if lead - z * se <= -tolerance:
             return False
     return True
 
@@ -909,15 +1211,20 @@ def request_stop(bint on=True):
 
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
                   seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None,
-                  bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False,
+                  bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, int halving=0,
                   double time_ms=0.0, double stop_z=0.0, int min_samples=DEFAULT_MIN_SAMPLES,
-                  double tolerance=DEFAULT_TOLERANCE, int plan=0):
+                  double tolerance=DEFAULT_TOLERANCE, int plan=0, bint consistent=False,
+                  int info_limit=DEFAULT_INFO_LIMIT):
     """Expectimax from a player's view (``parse_view`` fields; the seat must be
     the one to move).  ``rollout`` picks the leaf value (True: the hand played
     out by the greedy policy; False: the fitted estimate, with ``beta``,
     ``reach`` and ``weights``); ``win_bonus`` is added to a won hand's value
     and taken from a lost one's; ``halving`` searches the better half of the
-    moves on twice the samples, from a quarter of them up (docs/search.md).
+    moves on twice the samples, from a quarter of them up (docs/search.md);
+    ``halving=2`` is sequential halving on the budget of ``samples`` for every
+    move (``halving_schedule``): the rounds share the budget equally, the
+    better half goes on each round, and with ``time_ms`` each round also ends
+    at its share of the time.
     ``time_ms`` (> 0) stops the sampling when that many milliseconds have
     passed (the clock is read after every root move of every sample; a sample
     cut short is dropped, at least one is always completed).  ``stop_z`` (> 0)
@@ -927,8 +1234,15 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     ``plan`` (> 0) plans the seat's own Go/Stop decisions inside the playouts:
     a Go is valued by ``plan`` greedy playouts on fresh deals of the cards the
     seat cannot see there, a Stop by what it books (``plan_go_stop``).
+    ``consistent`` makes the seat's own later decisions (after banking a bonus
+    card, a flip choice, Go/Stop, its next turn at depth 2) per information
+    set: one choice over every sample that agrees on what the seat has seen,
+    the one with the best total (``info_resolve``), instead of the best move of
+    each sample (which knows the sample's hidden cards).  Its table holds at
+    most ``info_limit`` nodes; past that the search falls back to the
+    per-sample values and says so (``"consistent": False``).
     Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
-    "counts", "stopped"}`` with moves in generation order, ``counts`` the samples each
+    "counts", "stopped", "consistent"}`` with moves in generation order, ``counts`` the samples each
     move's value averages (``samples``: the most of them), ``stopped`` why the
     sampling ended (``"samples"``, ``"time"``, ``"decided"``, or ``"stop"``:
     :func:`request_stop` was called; the sample under way is then dropped, at
@@ -953,6 +1267,14 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     cdef double started, v
     cdef int done = 0, reason = 0
     cdef bint cut
+    cdef InfoTrie trie
+    cdef int32_t root_node[MAX_MOVES]
+    cdef double totals[MAX_MOVES]
+    cdef uint64_t first_rng
+    cdef bint use_trie = False
+    cdef double* ranked_by = &values[0]
+    cdef int round_ends[8]
+    cdef int nrounds, rnd = 0
     if depth < 1 or depth > MAX_DEPTH:
         raise ValueError(f"depth must be 1..{MAX_DEPTH}")
     if samples < 1 or samples > SEARCH_MAX_SAMPLES:
@@ -991,10 +1313,37 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         counts[i] = 0
         alive[i] = True
     rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    first_rng = rng
     nalive = n
-    round_end = samples // 4 if halving and samples >= 8 else samples
+    ctx.trie = NULL
+    ctx.follow = 0
+    if consistent:
+        if info_limit < 4096:
+            raise ValueError("info_limit must be at least 4096")
+        if info_init(&trie, info_limit) < 0:
+            info_free(&trie)
+            raise MemoryError()
+        ctx.trie = &trie
+        use_trie = True
+        for i in range(n):
+            root_node[i] = info_child(&ctx, 0, pv_entry(seat, moves[i]), 1)
+            totals[i] = 0.0
+    else:
+        for i in range(n):
+            root_node[i] = -1
+    if halving < 0 or halving > 2:
+        raise ValueError("halving must be 0, 1 or 2")
+    nrounds = 1
+    if halving == 2:
+        nrounds = halving_schedule(n, samples, round_ends)
+        samples = round_ends[nrounds - 1]
+        round_end = round_ends[0]
+    else:
+        round_end = samples // 4 if halving and samples >= 8 else samples
     per = <double*>malloc(samples * n * sizeof(double))
     if per == NULL:
+        if use_trie:
+            info_free(&trie)
         raise MemoryError()
     gs_poll_begin(_in_main_thread())
     with nogil:
@@ -1005,7 +1354,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
             for i in range(n):
                 if not alive[i] or gs_interrupted():
                     continue
-                if d == 0:
+                if d == 0 and not use_trie:
                     pvs[i][0] = pv_entry(seat, moves[i])
                     pvp = &pvs[i][1]
                     lenp = &pvlens[i]
@@ -1013,7 +1362,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                 else:
                     pvp = NULL
                     lenp = NULL
-                per[d * n + i] = move_value(&work, &ctx, moves[i], depth, pvp, lenp)
+                per[d * n + i] = move_value(&work, &ctx, moves[i], depth, pvp, lenp,
+                                            root_node[i], 1.0)
                 if done > 0 and gs_stop_asked():
                     cut = True  # stopped inside a sample: it is dropped
                     break
@@ -1023,6 +1373,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
             if cut:
                 reason = 3 if gs_stop_asked() else 1
                 break
+            if use_trie:
+                info_commit(&trie)
             for i in range(n):
                 if alive[i]:
                     values[i] += per[d * n + i]
@@ -1036,18 +1388,58 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
             if time_ms > 0.0 and now_ms() - started >= time_ms:
                 reason = 1
                 break
+            if (halving == 2 and time_ms > 0.0 and rnd < nrounds - 1
+                    and now_ms() - started >= time_ms * (rnd + 1) / nrounds):
+                round_end = done  # the round's share of the time is spent
+            if use_trie and ((stop_z > 0.0 and done >= min_samples and done % STOP_EVERY == 0)
+                             or done == round_end):
+                info_totals(&trie, root_node, alive, n, totals)
+            # the root moves compare by their consistent totals (the per-sample
+            # ones if the table failed)
+            ranked_by = &totals[0] if use_trie and not trie.full else &values[0]
             if (stop_z > 0.0 and done >= min_samples and done % STOP_EVERY == 0
-                    and is_decided(per, alive, values, n, done, stop_z, tolerance)):
+                    and is_decided(per, alive, ranked_by, n, done, stop_z, tolerance,
+                                   ranked_by if ranked_by != values else NULL)):
                 reason = 2
                 break
             if done == round_end:
                 # successive halving: the better half of the moves still searched
                 # (at least two) go on to twice the samples
-                nalive = keep_better_half(values, alive, n, nalive)
-                round_end = 2 * done
+                nalive = keep_better_half(ranked_by, alive, n, nalive)
+                rnd += 1
+                if halving == 2:
+                    round_end = round_ends[rnd] if rnd < nrounds else samples
+                    if round_end <= done:
+                        round_end = done + 1
+                else:
+                    round_end = 2 * done
             if gs_interrupted():
                 break
     free(per)
+    if use_trie:
+        with nogil:
+            trie.log_count = 0  # a sample cut short
+            if not trie.full and info_resolve(&trie) == 0:
+                for i in range(n):
+                    if counts[i] > 0 and trie.nodes[root_node[i]].live:
+                        values[i] = trie.val[root_node[i]]
+            else:
+                trie.full = 1
+                ctx.trie = NULL  # the per-sample values and lines
+            # the principal lines: the first sample again, the seat's own
+            # decisions as the table chose them
+            ctx.follow = 1
+            rng = first_rng
+            determinize(&base, &work, pool, npool, need, seat, &rng)
+            for i in range(n):
+                if gs_interrupted():
+                    break
+                pvs[i][0] = pv_entry(seat, moves[i])
+                ctx.pv_end = &pvs[i][SEARCH_MAX_PV - 1]
+                move_value(&work, &ctx, moves[i], depth, &pvs[i][1], &pvlens[i], root_node[i], 0.0)
+            ctx.follow = 0
+        use_trie = not trie.full
+        info_free(&trie)
     gs_raise_if_interrupted()
     out = []
     for i in range(n):
@@ -1055,7 +1447,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         out.append((moves[i], values[i] / counts[i], line))
     return {"moves": out, "nodes": ctx.nodes, "samples": done, "depth": depth,
             "counts": [counts[i] for i in range(n)],
-            "stopped": ("samples", "time", "decided", "stop")[reason]}
+            "stopped": ("samples", "time", "decided", "stop")[reason], "consistent": use_trie}
 
 
 def chance_distribution(Rules rules, dict fields, int samples=1, seed=0):
