@@ -15,7 +15,7 @@ import numpy
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-MODULES = ["cards", "rules", "scoring", "movegen", "search", "ismcts", "core", "gameloop"]
+MODULES = ["cards", "rules", "scoring", "movegen", "search", "policy", "ismcts", "core", "gameloop"]
 
 SANITIZE = os.environ.get("GOSTOP_SANITIZE", "") not in ("", "0")
 DEBUG = SANITIZE or os.environ.get("GOSTOP_DEBUG", "") not in ("", "0")

@@ -77,6 +77,10 @@ class Bot:
         """A hand begins: ``view`` is the seat's view after the deal (its seat,
         the players, the rules and its cards).  Does nothing by default."""
 
+    def observe(self, view: PlayerView, move: Move) -> None:
+        """Another seat is playing ``move`` (every move is public); ``view`` is
+        this bot's view just before it.  Called only on bots that override it."""
+
     def end_hand(self, view: PlayerView, outcome: Outcome) -> None:
         """The hand is over: ``view`` is the seat's last view and ``outcome``
         how the hand ended.  Does nothing by default."""
@@ -603,7 +607,7 @@ class ExpectimaxBot(Bot):
         result = search_fields(rules, fields, self.depth, self.samples, seed,
                                rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
                                halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
-                               plan=self.plan)
+                               plan=self.plan, **self.search_options(rules, fields))
         self.last_samples = result["samples"]
         self.last_stopped = result["stopped"]
         self.nodes += result["nodes"]
@@ -614,6 +618,11 @@ class ExpectimaxBot(Bot):
         # the moves searched longest first (the halving's survivors), then best
         # first; equal values keep generation order
         return sorted(ranked, key=lambda r: (-r.samples, -r.value))
+
+    def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
+        """More keyword arguments of ``search_fields`` (a subclass's playout
+        model: :class:`gostop_core.learned.LearnedBot`); none here."""
+        return {}
 
     def choose(self, view: PlayerView, legal: list[Move]) -> Move:
         if not legal:
@@ -738,9 +747,9 @@ class IsmctsBot(Bot):
 # ---------------------------------------------------------------- factory and runner
 
 #: Names accepted by :func:`make_bot`.
-BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts")
+BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned")
 #: Prefixes of the built-in bots that take ``key=value`` settings.
-SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:")
+SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:")
 
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
@@ -838,7 +847,15 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
     if name.startswith("ismcts:"):
         return IsmctsBot(seed, **_settings_from_spec("ismcts", name[len("ismcts:"):], _ISMCTS_KEYS,
                                                      "ismcts:iterations=4000,c=0.7"))
+    if name == "learned" or name.startswith("learned:"):
+        from gostop_core.learned import learned_from_spec  # it builds on this module
+        return learned_from_spec(name[len("learned:"):], seed)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
+
+
+def observers(bots: Sequence[Bot]) -> list[int]:
+    """The seats whose bots want to be shown the other seats' moves."""
+    return [s for s, b in enumerate(bots) if type(b).observe is not Bot.observe]
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> Outcome:
@@ -850,11 +867,15 @@ def play_game(game: Game, bots: Sequence[Bot]) -> Outcome:
         raise ValueError(f"need {game.players} bots, one per seat, got {len(bots)}")
     for seat, bot in enumerate(bots):
         bot.start_hand(game.view(seat))
+    watching = observers(bots)
     while not game.is_over():
         turn = game.turn
         assert turn is not None
         legal = list(game.legal_moves)
         move = bots[turn].choose(game.view(turn), legal)
+        for seat in watching:
+            if seat != turn:
+                bots[seat].observe(game.view(seat), move)
         game.push(move)
     outcome = game.outcome()
     assert outcome is not None

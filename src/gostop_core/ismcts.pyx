@@ -302,6 +302,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     ctx.plan = 0
     ctx.planning = 0
     ctx.plan_rng = 0
+    ctx.model = NULL
     # every iteration adds at most one node: a pool larger than that is never used
     if <long long>nodes > <long long>iterations + MIN_NODES:
         nodes = iterations + MIN_NODES
