@@ -88,10 +88,10 @@ def split_bot_names(text: str) -> list[str]:
         if not part:
             continue
         low = part.lower()
-        if low in BOT_NAMES or low.startswith(("expectimax", "best:", "ismcts:")):
+        if low in BOT_NAMES or low.startswith(("expectimax", "best:", "ismcts:", "learned:")):
             part = low  # built-in names are case-insensitive; paths and commands are not
         if ("=" in part and ":" not in part and names
-                and names[-1].startswith(("expectimax:", "best:", "ismcts:"))):
+                and names[-1].startswith(("expectimax:", "best:", "ismcts:", "learned:"))):
             names[-1] += "," + low
         else:
             names.append(part)

@@ -47,7 +47,7 @@ __all__ = ["BotSpec", "ENTRY_POINT_GROUP", "resolve_bot", "registered_bots", "sp
 #: The entry-point group installed packages register their bots under.
 ENTRY_POINT_GROUP = "gostop.bots"
 
-_BUILTIN = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts")
+_BUILTIN = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned")
 # classes loaded from files, by absolute path: loaded once per process
 _FILE_MODULES: dict[str, Any] = {}
 
@@ -173,7 +173,7 @@ def resolve_bot(spec: str) -> BotSpec:
         raise BotSpecError(f"a bot specification is a string, got {type(spec).__name__}")
     text = spec.strip()
     low = text.lower()
-    if low in _BUILTIN or low.startswith(("expectimax:", "best:", "ismcts:")):
+    if low in _BUILTIN or low.startswith(("expectimax:", "best:", "ismcts:", "learned:")):
         from gostop_core.bots import make_builtin_bot
         make_builtin_bot(low)  # validates the settings now
         return BotSpec(low, "builtin", lambda seed: make_builtin_bot(low, seed))
