@@ -15,7 +15,10 @@ import numpy
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-MODULES = ["cards", "rules", "scoring", "movegen", "search", "policy", "ismcts", "core", "gameloop"]
+# the compiled modules, by dotted name under gostop_core: the rules core first,
+# then the searches of the bots
+MODULES = ["cards", "rules", "scoring", "movegen", "sampling", "core", "gameloop",
+           "bots.search", "bots.policy", "bots.ismcts"]
 
 SANITIZE = os.environ.get("GOSTOP_SANITIZE", "") not in ("", "0")
 DEBUG = SANITIZE or os.environ.get("GOSTOP_DEBUG", "") not in ("", "0")
@@ -33,7 +36,7 @@ if SANITIZE:
 extensions = [
     Extension(
         f"gostop_core.{name}",
-        [f"src/gostop_core/{name}.pyx"],
+        [f"src/gostop_core/{name.replace('.', '/')}.pyx"],
         include_dirs=["src/gostop_core", numpy.get_include()],
         extra_compile_args=compile_args,
         extra_link_args=link_args,

@@ -26,7 +26,7 @@ import sys
 import time
 
 from gostop_core.arena import run_arena
-from gostop_core.distributed import connect, default_batch
+from gostop_core.arena.ray_backend import connect, default_batch
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -63,8 +63,8 @@ def timed(**kwargs) -> tuple[float, float, object]:
 def driver_cost(deals: int = 2000) -> float:
     """CPU seconds the driver spends per deal it receives: turning a deal's rows
     back into game results and adding them to the summary (no Ray involved)."""
-    from gostop_core.arena import _Tally
-    from gostop_core.distributed import play_deal_rows, rows_to_records
+    from gostop_core.arena.duplicate import _Tally
+    from gostop_core.arena.ray_backend import play_deal_rows, rows_to_records
     from gostop_core.notation import rules_to_token
     from gostop_core.rules import Rules
     init = (["greedy", "random"], rules_to_token(Rules("casual")), 2, 0, 5.0, False)

@@ -19,7 +19,7 @@ from gostop_core import Game, Rules
 from gostop_core.bench import (
     PRESETS, api_cycle, api_positions, memory_playouts, perft_nodes, score_masks,
 )
-from gostop_core.reference import ReferenceGame
+from gostop_core.testing.reference import ReferenceGame
 from gostop_core.scoring import score_mask, score_masks_loop
 
 #: (preset, players) for every player count each preset seats.

@@ -16,7 +16,7 @@ import pytest
 
 from gostop_core import Game
 from gostop_core.bots import GreedyBot
-from gostop_core.search import policy_choice
+from gostop_core.bots.search import policy_choice
 from gostop_cli.analysis import hint_moves
 
 

@@ -114,7 +114,7 @@ def test_arena_streams_deals_with_a_bounded_number_in_flight(monkeypatch):
     import queue
     import threading
 
-    from gostop_core import arena
+    from gostop_core.arena import local as arena
     submitted: list[int] = []
     waiting: queue.Queue = queue.Queue()
     most = [0]

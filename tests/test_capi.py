@@ -20,7 +20,7 @@ import gostop_core
 from gostop_core import CardSet, Game, Move, PositionError, Rules, preset_names, score
 from gostop_core.arena import net_points, rotation_seats
 from gostop_core.bots import Bot, RandomBot, play_game
-from gostop_core.perft_suite import load_suite
+from gostop_core.testing.perft_suite import load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_SRC = ROOT / "src" / "gostop_core"

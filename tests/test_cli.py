@@ -17,7 +17,7 @@ from gostop_core.cards import card_month
 from gostop_core.match import play_with_bots
 from gostop_cli.main import cli
 from gostop_cli.play import run_game
-from gostop_core.perft_suite import load_suite
+from gostop_core.testing.perft_suite import load_suite
 
 #: (preset, players) for every player count each preset allows.
 PRESET_PLAYERS = [(name, n) for name in preset_names() for n in Rules(name).allowed_players()]
@@ -689,7 +689,7 @@ def test_perft_suite_mismatch_prints_both_divides_and_exits_1(tmp_path):
 
 
 def test_perft_suite_names_the_first_move_where_the_engines_differ(tmp_path, monkeypatch):
-    from gostop_core.reference import ReferenceGame
+    from gostop_core.testing.reference import ReferenceGame
     real = ReferenceGame.legal_moves
     # a broken reference: it never lets seat 1 play 3B
     monkeypatch.setattr(ReferenceGame, "legal_moves", lambda self: [
@@ -773,7 +773,7 @@ def test_play_reference_at_the_keyboard():
 
 
 def test_play_reference_disagreement_stops_with_exit_1(monkeypatch):
-    from gostop_core.reference import ReferenceGame
+    from gostop_core.testing.reference import ReferenceGame
     real = ReferenceGame.legal_moves
     monkeypatch.setattr(ReferenceGame, "legal_moves",
                         lambda self: [m for m in real(self) if m != "go"])

@@ -1,4 +1,4 @@
-"""The Ray backend (gostop_core.distributed) against a local Ray runtime: the
+"""The Ray backend (gostop_core.arena.ray_backend) against a local Ray runtime: the
 same results as the local backend game for game (arena and self-play), a
 killed worker's batch retried with every deal counted once, a batch lost for
 good named by IncompleteRunError, an interrupted self-play run resumed, and no
@@ -26,9 +26,9 @@ from click.testing import CliRunner  # noqa: E402
 from gostop_cli.main import cli  # noqa: E402
 from gostop_core import Game  # noqa: E402
 from gostop_core.arena import run_arena  # noqa: E402
-from gostop_core.distributed import IncompleteRunError, connect, deal_ranges  # noqa: E402
-from gostop_core.records import read_records  # noqa: E402
-from gostop_core.selfplay import MANIFEST, run_selfplay, shard_name  # noqa: E402
+from gostop_core.arena.ray_backend import IncompleteRunError, connect, deal_ranges  # noqa: E402
+from gostop_core.records import game_from_record, read_records  # noqa: E402
+from gostop_core.arena.selfplay import MANIFEST, run_selfplay, shard_name  # noqa: E402
 
 
 def _ray_pids() -> set[int]:
@@ -185,7 +185,7 @@ def _shard_records(out: Path) -> list[dict]:
         with open(out / shard["file"], encoding="utf-8") as fh:
             records = list(read_records(fh, verify=True))
         for rec in records:
-            game = Game.from_record(rec)  # the output replays
+            game = game_from_record(rec)  # the output replays
             assert game.is_over()
             rows.append(_no_date(rec))
     return rows
@@ -222,7 +222,7 @@ def test_selfplay_ray_equals_local_and_resumes(cluster, tmp_path):
 
 
 def test_selfplay_refuses_another_runs_directory(tmp_path):
-    from gostop_core.selfplay import SelfPlayError
+    from gostop_core.arena.selfplay import SelfPlayError
     run_selfplay("random", 2, str(tmp_path), shard_size=2, workers=1)
     with pytest.raises(SelfPlayError, match="bot 'random'"):
         run_selfplay("greedy", 2, str(tmp_path), shard_size=2, workers=1)
@@ -299,7 +299,7 @@ def test_local_selfplay_worker_death_is_an_error_not_a_hang(tmp_path):
 def test_an_error_inside_a_task_is_raised_as_itself(cluster):
     """An error raised by the task's own code (not a lost worker) is not turned
     into missing deals: it reaches the caller as the exception it is."""
-    from gostop_core.distributed import play_deal_rows, ray_batches
+    from gostop_core.arena.ray_backend import play_deal_rows, ray_batches
     from gostop_core.errors import PositionError
     init = (["greedy", "random"], "nonsense", 2, 0, 5.0, False)
     with pytest.raises(PositionError, match="unknown rules preset 'nonsense'"):

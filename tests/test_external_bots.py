@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from gostop_cli.main import cli
-from gostop_core import protocol
+from gostop_core.bots import external as protocol
 from gostop_core.arena import run_arena
-from gostop_core.protocol import live_bot_pids
+from gostop_core.bots.external import live_bot_pids
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -346,7 +346,7 @@ def test_a_python_bot_finds_no_hidden_card_in_its_view(tmp_path):
         "        return legal[0]\n")
     import pickle
     from gostop_core import Game, PlayerView
-    from gostop_core.plugins import _FILE_MODULES
+    from gostop_core.bots.plugins import _FILE_MODULES
     run_arena([f"{path}:Peek", "greedy"], deals=1, players=2, workers=1, seed=6)
     seen = _FILE_MODULES[str(path)].SEEN
     assert seen

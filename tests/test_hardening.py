@@ -25,8 +25,8 @@ from gostop_core import Game, PositionError, Rules, RulesError, parse_position, 
 from gostop_core.cards import CARD_CODES
 from gostop_core.movegen import CHIPS_CAP, DEBUG_BUILD, PAY_CAP, SHIFT_CAP, CoreState
 from gostop_core.notation import MAX_SEAT_COUNT, MAX_TURNS
-from gostop_core.perft_suite import SuiteError, parse_suite
-from gostop_core.search import MAX_DEPTH, search_fields
+from gostop_core.testing.perft_suite import SuiteError, parse_suite
+from gostop_core.bots.search import MAX_DEPTH, search_fields
 
 GWANGPALLI_DEAL = (
     "gostop/1 rules=standard+allow_4p=1,gwangpalli=1,showdown=1 players=4 dealer=0 turn=0 "

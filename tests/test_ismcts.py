@@ -16,7 +16,7 @@ import pytest
 
 from gostop_core import Game, Rules
 from gostop_core.bots import BOT_NAMES, IsmctsBot, make_bot, play_game
-from gostop_core.ismcts import MAX_ITERATIONS, MIN_NODES, ismcts_fields
+from gostop_core.bots.ismcts import MAX_ITERATIONS, MIN_NODES, ismcts_fields
 from gostop_core.notation import parse_view
 from gostop_core.rules import PRESETS
 from test_hardening import STOP_LIMIT, stop_time
@@ -183,7 +183,7 @@ def test_the_time_budget_stops_the_search():
 def test_ctrl_c_stops_the_search():
     code, seconds, err = stop_time([sys.executable, "-c", textwrap.dedent("""
         from gostop_core import Game
-        from gostop_core.ismcts import MAX_ITERATIONS, ismcts_fields
+        from gostop_core.bots.ismcts import MAX_ITERATIONS, ismcts_fields
         from gostop_core.notation import parse_view
         g = Game(seed=1)
         rules, fields = parse_view(g.view(g.turn).to_str())

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gostop_core.perft_suite import SuiteError, check_suite, load_suite, parse_suite
+from gostop_core.testing.perft_suite import SuiteError, check_suite, load_suite, parse_suite
 
 SUITES = sorted((Path(__file__).resolve().parent / "perft").glob("*.perft"))
 

@@ -1,4 +1,4 @@
-"""Bot specifications (gostop_core.plugins): built-in names, Python files and
+"""Bot specifications (gostop_core.bots.plugins): built-in names, Python files and
 modules, the gostop.bots entry points, cmd: programs; the example bot of
 docs/bots.md."""
 
@@ -12,8 +12,8 @@ import pytest
 
 from gostop_core import BotSpecError, Game
 from gostop_core.bots import Bot, GreedyBot, make_bot, play_game
-from gostop_core.plugins import ENTRY_POINT_GROUP, resolve_bot, split_command
-from gostop_core.protocol import ExternalBot
+from gostop_core.bots.plugins import ENTRY_POINT_GROUP, resolve_bot, split_command
+from gostop_core.bots.external import ExternalBot
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "capture_bot.py"

@@ -17,7 +17,7 @@ import pytest
 from gostop_core import Game, Move, Rules
 from gostop_core.bots import GreedyBot
 from gostop_core.rules import PRESETS
-from gostop_core.search import policy_choice
+from gostop_core.bots.search import policy_choice
 
 PRESET_PLAYERS = [(name, n) for name in PRESETS for n in Rules(name).allowed_players()]
 

@@ -16,7 +16,7 @@ from gostop_core import (
 )
 from gostop_core.bots import GreedyBot, RandomBot, play_game
 from gostop_core.moves import Move
-from gostop_core.protocol import (
+from gostop_core.bots.external import (
     MAX_OUTPUT, PROTOCOL, BotProtocol, ExternalBot, MockTransport, outcome_from_dict,
     parse_answer, serve, view_from_string,
 )
@@ -254,7 +254,7 @@ def test_a_signal_while_a_bot_starts_is_delivered_after_its_registration():
     import signal
     import sys
 
-    from gostop_core import protocol
+    from gostop_core.bots import external as protocol
     started: list = []
     real_popen = protocol.subprocess.Popen
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gostop_core import Game
 from gostop_core.bots import GreedyBot, play_game
-from gostop_core.protocol import ExternalBot
+from gostop_core.bots.external import ExternalBot
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = Path(__file__).resolve().parent / "bots" / "line_bot.py"

@@ -1,5 +1,5 @@
 """Differential tests: the compiled core against the independent pure-Python
-reference engine (:mod:`gostop_core.reference`), played in lockstep.
+reference engine (:mod:`gostop_core.testing.reference`), played in lockstep.
 
 At every step both engines must agree on the state (``to_fields`` dicts equal),
 on the legal moves (as strings), on the events of the move (same kinds, players,
@@ -26,7 +26,7 @@ from hypothesis.stateful import (
 from conftest import check_seed_quotes
 from gostop_core import CardSet, Game, Rules, preset_names
 from gostop_core.cards import CARD_CODES
-from gostop_core.reference import (
+from gostop_core.testing.reference import (
     ReferenceGameError, ReferenceGame, Seat, SplitMix64, State, go_value, month_of, score_pile,
 )
 

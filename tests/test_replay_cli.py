@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from gostop_core import Game, PlayerView, read_records
-from gostop_core.records import RecordVisitor, replay
+from gostop_core.records import RecordVisitor, game_from_record, replay
 from gostop_cli.analyse import THRESHOLDS, mark_of
 from gostop_cli.main import cli
 
@@ -257,7 +257,7 @@ def test_arena_records_replay_to_their_outcomes(tmp_path):
     records = read_records(Path(path).read_text(), verify=True)
     assert len(records) == json.loads(r.output)["games"] == 10
     for rec in records:
-        game = Game.from_record(rec)
+        game = game_from_record(rec)
         assert game.outcome().winner == rec.outcome["winner"]
         assert list(game.outcome().chips) == rec.outcome["chips"]
     r = run("replay", path, "--game", "10", "--position-at", "3", "--seat", "1")

@@ -15,7 +15,7 @@ from gostop_core.bots import ExpectimaxBot, GreedyBot, IsmctsBot, RandomBot, mak
 from gostop_core.cards import CARD_CODES
 from gostop_core.notation import parse_view
 from gostop_core.rules import PRESETS
-from gostop_core.search import CHANCE_SEAT, chance_distribution, search_fields
+from gostop_core.bots.search import CHANCE_SEAT, chance_distribution, search_fields
 
 PRESET_PLAYERS = [(name, n) for name in PRESETS for n in Rules(name).allowed_players()]
 
@@ -106,7 +106,7 @@ def test_make_bot_expectimax_errors(name, message):
 
 
 def test_bot_defaults_are_the_search_defaults():
-    from gostop_core.search import DEFAULT_DEPTH, DEFAULT_SAMPLES, DEFAULT_WIN_BONUS
+    from gostop_core.bots.search import DEFAULT_DEPTH, DEFAULT_SAMPLES, DEFAULT_WIN_BONUS
     assert (ExpectimaxBot.DEPTH, ExpectimaxBot.SAMPLES, ExpectimaxBot.WIN_BONUS) == \
         (DEFAULT_DEPTH, DEFAULT_SAMPLES, DEFAULT_WIN_BONUS)
 

@@ -16,7 +16,7 @@ from gostop_core import Game, Move
 from gostop_core.bots import (BEST_SETTINGS, EXPECTIMAX_V1_SETTINGS, ExpectimaxBot, make_bot,
                               play_game)
 from gostop_core.notation import parse_view
-from gostop_core.search import DEFAULT_MIN_SAMPLES, STOP_CHECK, search_fields
+from gostop_core.bots.search import DEFAULT_MIN_SAMPLES, STOP_CHECK, search_fields
 
 
 def first_view(seed: int = 5) -> str:

@@ -11,7 +11,7 @@ pytest.importorskip("mypy")
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen",
-            "gostop_core.ismcts", "gostop_core.core", "gostop_core.gameloop",
+            "gostop_core.bots.ismcts", "gostop_core.core", "gostop_core.gameloop",
             "gostop_core.envs.vector"]
 
 

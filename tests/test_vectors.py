@@ -25,7 +25,7 @@ from gostop_core import CardSet, Game, Rules
 from gostop_core.cards import CARD_CODES
 from gostop_core.match import Match, hand_seed
 from gostop_core.notation import format_position, parse_position, rules_from_token
-from gostop_core.reference import ReferenceGame
+from gostop_core.testing.reference import ReferenceGame
 
 VECTOR_DIR = Path(__file__).parent / "vectors"
 RULES_DOC = Path(__file__).parent.parent / "docs" / "rules.md"

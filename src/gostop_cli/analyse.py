@@ -18,7 +18,7 @@ import click
 from gostop_core import Game, Move
 from gostop_core.bots import ExpectimaxBot
 from gostop_core.records import Decision, Record, RecordVisitor, replay
-from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
+from gostop_core.bots.search import MAX_DEPTH, MAX_SAMPLES
 
 from gostop_cli.options import CommandError
 from gostop_cli.replay import check_seat, open_records, record_file_options

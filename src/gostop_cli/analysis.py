@@ -16,7 +16,7 @@ from gostop_core import GoStopError, Game, Move, PlayerView, Rules, preset_names
 from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
 from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot, RankedMove, make_bot
-from gostop_core.search import MAX_DEPTH, MAX_SAMPLES
+from gostop_core.bots.search import MAX_DEPTH, MAX_SAMPLES
 from gostop_cli.options import (CommandError, backend_options, make_rules, move_time_option,
                                 workers_option)
 
@@ -252,7 +252,7 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     import sys
 
     from gostop_core.arena import run_arena
-    from gostop_core.plugins import resolve_bot
+    from gostop_core.bots.plugins import resolve_bot
     rules = make_rules(preset, overrides)
     names = list(bots) or ["best", "greedy"]
     for name in names:

@@ -35,8 +35,8 @@ def engine(spec: str, seed: int) -> None:
     """Serve one bot over the gostop bot protocol: JSON messages on standard
     input, one answer line per request on standard output (flushed).  Ends at
     quit or at the end of input."""
-    from gostop_core.plugins import resolve_bot
-    from gostop_core.protocol import serve, sigterm_closes_bots
+    from gostop_core.bots.plugins import resolve_bot
+    from gostop_core.bots.external import serve, sigterm_closes_bots
     try:
         resolved = resolve_bot(spec)
         bot = resolved.make(seed)

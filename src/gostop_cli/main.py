@@ -14,11 +14,11 @@ import click
 from gostop_core import FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names
 from gostop_core import score as score_pile
 from gostop_core.bots import BOT_NAMES
-from gostop_core.plugins import resolve_bot
-from gostop_core.protocol import sigterm_closes_bots
-from gostop_core.lockstep import EngineDisagreement, reference_game
+from gostop_core.bots.plugins import resolve_bot
+from gostop_core.bots.external import sigterm_closes_bots
+from gostop_core.testing.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
-from gostop_core.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
+from gostop_core.testing.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
 from gostop_cli.analyse import analyse
 from gostop_cli.analysis import arena, hint
 from gostop_cli.replay import replay_cmd

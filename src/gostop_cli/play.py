@@ -24,7 +24,7 @@ from gostop_core import (
 from gostop_core.bots import Bot, capture_timing, make_bot, visible_capture
 from gostop_core.errors import BotError, IllegalBotMoveError
 from gostop_core.cards import card_kind, card_month
-from gostop_core.lockstep import Lockstep
+from gostop_core.testing.lockstep import Lockstep
 
 from gostop_cli.analysis import hint_moves, payout_unit, public_line
 from gostop_cli.board import (
@@ -597,8 +597,8 @@ def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
     With ``save`` each finished hand's record is appended to that file.
     With ``reference`` the reference engine follows every decision of every hand
-    (:class:`~gostop_core.lockstep.Lockstep`) and a disagreement raises
-    :class:`~gostop_core.lockstep.EngineDisagreement`.  With ``practice`` the
+    (:class:`~gostop_core.testing.lockstep.Lockstep`) and a disagreement raises
+    :class:`~gostop_core.testing.lockstep.EngineDisagreement`.  With ``practice`` the
     person may take decisions back; with ``korean`` cards and months are named
     in Korean.  A bot that fails (:class:`~gostop_core.errors.BotError`)
     abandons the match with exit code 1; ``move_time`` is the time per move of
@@ -611,8 +611,8 @@ def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool
 def save_hand(path: str, game: Game, seats: Sequence[str | None], names: Sequence[str],
               match: Match, index: int) -> None:
     """Append the record of a finished hand of ``match`` (docs/records.md)."""
-    from gostop_core.records import Seat, append_record
-    record = game.to_record([Seat(n, k) for n, k in zip(names, seats)],
+    from gostop_core.records import Seat, append_record, record_from_game
+    record = record_from_game(game, [Seat(n, k) for n, k in zip(names, seats)],
                             match={"seed": match.seed, "hand": index + 1,
                                    "ledger": list(match.ledger)})
     append_record(path, record)

@@ -2,7 +2,7 @@
 print the position after K decisions, or every decision with its events as JSON.
 
 Records come from ``gostop play --save``, ``gostop arena --records`` or
-``Game.to_record()`` (docs/records.md).  Reading is strict: a bad record is one
+``record_from_game()`` (docs/records.md).  Reading is strict: a bad record is one
 line on stderr and exit code 2, unless ``--skip-bad`` names each bad line and
 goes on with the good records.  Registered on the ``gostop`` group by
 :mod:`gostop_cli.main`."""
@@ -281,7 +281,7 @@ On the board: Enter shows the next decision, 'b' goes back one, 'q' quits.""")
 def replay_cmd(path: str, game: int | None, seat: int | None, position_at: int | None,
                skip_bad: bool, as_json: bool) -> None:
     """Replay a saved hand (FILE: records of 'gostop play --save', 'gostop arena
-    --records' or Game.to_record(); docs/records.md) on the board of 'gostop
+    --records' or record_from_game(); docs/records.md) on the board of 'gostop
     play', decision by decision, every hand open or one seat's view."""
     if as_json and position_at is not None:
         raise click.UsageError("--json and --position-at do not go together")

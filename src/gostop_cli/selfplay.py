@@ -1,5 +1,5 @@
 """``gostop selfplay``: one bot on every seat, many games, their records written
-as JSON Lines shards with a manifest (:mod:`gostop_core.selfplay`).  Registered
+as JSON Lines shards with a manifest (:mod:`gostop_core.arena.selfplay`).  Registered
 on the ``gostop`` group by :mod:`gostop_cli.main`."""
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ def selfplay(bot: str, players: int, preset: str, overrides: tuple[str, ...], ga
         BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn,
     )
 
-    from gostop_core.plugins import resolve_bot
-    from gostop_core.selfplay import run_selfplay
+    from gostop_core.bots.plugins import resolve_bot
+    from gostop_core.arena.selfplay import run_selfplay
     rules = make_rules(preset, overrides)
     try:
         resolve_bot(bot)

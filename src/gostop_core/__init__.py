@@ -27,6 +27,9 @@ from gostop_core.rules import FIELDS, PRESETS, Rules, preset_names
 from gostop_core.scoring import Score, score
 
 from gostop_core._version import __version__
+from gostop_core import _moved
+
+_moved.install()  # the module paths of 0.1 keep working (docs/architecture.md)
 
 
 def get_include() -> str:

@@ -30,7 +30,7 @@ from typing import Any, Callable
 import numpy as np
 
 from gostop_core.game import Game
-from gostop_core.reference import ReferenceGame
+from gostop_core.testing.reference import ReferenceGame
 from gostop_core.rules import Rules
 from gostop_core.scoring import score_masks_loop
 

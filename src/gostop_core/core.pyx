@@ -22,7 +22,7 @@ from gostop_core.movegen cimport (
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
 )
-from gostop_core cimport search as _search
+from gostop_core cimport sampling as _sampling
 
 
 #: The version of the C interface in ``core.pxd`` (checked by ``import_gostop()``).
@@ -221,7 +221,7 @@ cdef int sample_state(const ViewC* v, const RulesC* r, uint64_t* rng, GameStateC
             total += need[q]
     if total + v.known.stock_len != npool:
         return -1
-    _search.determinize(&v.known, out, pool, npool, need, v.seat, rng)
+    _sampling.determinize(&v.known, out, pool, npool, need, v.seat, rng)
     return 0
 
 
@@ -336,7 +336,7 @@ cdef int view_from_python(object view, ViewC* v, RulesC* r) except -1:
     rules, fields = parse_view(text)
     rules.check_engine_support()
     seat = fields["seat"]
-    _search.fill_public(&known, fields, seat)
+    _sampling.fill_public(&known, fields, seat)
     # a card whose holder is public goes to that hand (as in the search)
     visible = known.field | known.turn_bonus | known.hand[seat]
     for q in range(known.nplayers):

@@ -4,9 +4,8 @@ lazy ``legal_moves``, ``outcome()``, per-turn event logs and player views."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
-import numpy as np
+
 
 from gostop_core.arguments import rules_of, seat_number, whole_number
 from gostop_core.cards import CARD_CODES, CardSet, card_month
@@ -17,96 +16,17 @@ from gostop_core.gameloop import (
     Events, LegalMoves, game_is_over, game_legal_moves, game_push, move_of_code,
 )
 from gostop_core.movegen import (
-    CHIP_REASON_NAMES, EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
+    EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
 )
+from gostop_core.events import Event, _event  # noqa: F401  (Event is re-exported here)
 from gostop_core.moves import Move
-from gostop_core.notation import format_position, format_view, parse_position
+from gostop_core.notation import format_position, parse_position
 from gostop_core.rules import Rules
 from gostop_core.scoring import Score, score as score_pile
+# PlayerView and its array layout live in gostop_core.view; re-exported here as before
+from gostop_core.view import ARRAY_LENGTH, ARRAY_PLANES, ARRAY_SCALARS, PlayerView, seat_fields  # noqa: F401
 
 _EV = {name: kind for kind, name in EVENT_NAMES.items()}
-
-
-class Event(NamedTuple):
-    """Something that happened.  ``kind`` is one of ``dealt_bonus``, ``played``,
-    ``flipped``, ``captured``, ``stolen``, ``bonus``, ``drawn``, ``bomb``,
-    ``flip_only``, ``go``, ``stop``, ``draw``, ``turn_end``.
-
-    ``card`` is a card code (for ``bomb`` the month as a string), ``cards`` the
-    cards involved, ``other`` the victim of a steal, the Go count of a ``go``, or
-    1 for an automatic ``stop``.  ``drawn`` events are private to ``player``."""
-
-    kind: str
-    player: int
-    card: str | None
-    cards: CardSet
-    other: int
-    turn: int
-
-    def as_dict(self) -> dict:
-        return {"kind": self.kind, "player": self.player, "card": self.card,
-                "cards": CardSet(self.cards).codes(), "other": self.other, "turn": self.turn}
-
-    def describe(self, names: list[str] | None = None) -> str:
-        who = names[self.player] if names else f"player {self.player}"
-        cards = " ".join(self.cards.codes())
-        k = self.kind
-        if k == "played":
-            return f"{who} played {self.card}"
-        if k == "flipped":
-            return f"{who} flipped {self.card}"
-        if k == "captured":
-            return f"{who} captured {cards}"
-        if k == "stolen":
-            victim = names[self.other] if names else f"player {self.other}"
-            return f"{who} took {self.card} from {victim}"
-        if k == "bonus":
-            return f"{who} banked bonus card {self.card}"
-        if k == "drawn":
-            return f"{who} drew a replacement card"
-        if k == "bomb":
-            return f"{who} dropped a bomb of month {self.card} ({cards})"
-        if k == "flip_only":
-            return f"{who} has a flip-only turn"
-        if k == "go":
-            return f"{who} called Go ({self.other})"
-        if k == "stop":
-            return f"{who} stopped" + (" (last turn: automatic)" if self.other else "")
-        if k == "draw" and self.other:
-            return "everyone received the showdown: the hand is drawn (nagari)"
-        if k == "draw":
-            return "every hand is played out and nobody stopped: the hand is drawn (nagari)"
-        if k == "dealt_bonus":
-            return f"bonus card {self.card} dealt to the field went to the dealer, {who}"
-        if k == "turn_end":
-            return f"{who}'s turn ends"
-        if k == "ppeok":
-            return f"ppeok: the flip matched {who}'s new pair; the month-{self.card} stack stays"
-        if k == "ttadak":
-            return f"ttadak: {who} took all four of month {self.card}"
-        if k == "jjok":
-            return f"jjok: {who}'s flip took the card just played"
-        if k == "stack":
-            return f"{who} took the month-{self.card} stack ({cards})"
-        if k == "sseul":
-            return f"sseul: {who} swept the field"
-        if k == "shake":
-            return f"{who} shook month {self.card} ({cards})"
-        if k == "chongtong":
-            return f"chongtong: {who} holds all four of month {self.card}"
-        if k == "redeal":
-            return f"four of a month on the field: the deal was void and redealt ({self.other}x)"
-        if k == "chips":
-            return f"{who} receives {self.other} chip(s) from each opponent ({self.card})"
-        if k == "three_ppeok":
-            return f"{who} made a third ppeok: the hand ends"
-        if k == "hand_end":
-            return "the stock is gone: the hand is scored"
-        if k == "showdown":
-            return f"{who} asks for a showdown: it holds {self.card}, another player's win-card"
-        if k == "showdown_answer":
-            return f"{who} {'receives' if self.other else 'refuses'} the showdown"
-        return k
 
 
 @dataclass(frozen=True)
@@ -197,23 +117,6 @@ _SETTLE_WORDS = {
 }
 
 
-def _event(t: tuple, turn: int) -> Event:
-    kind, player, card, other, cards = t
-    name = EVENT_NAMES[kind]
-    code: str | None
-    if name in _MONTH_EVENTS:
-        code = str(card)
-    elif name == "chips":
-        return Event(name, player, CHIP_REASON_NAMES.get(cards, "?"), CardSet(), other, turn)
-    else:
-        code = CARD_CODES[card] if card < 50 else None
-    return Event(name, player, code, CardSet(cards), other, turn)
-
-
-# Events whose ``card`` is a month.
-_MONTH_EVENTS = ("bomb", "shake", "ppeok", "ttadak", "jjok", "stack", "chongtong")
-
-
 def _flag(value: object, name: str) -> bool:
     if not isinstance(value, (bool, int)):
         raise ArgumentTypeError(f"{name} must be a bool, got {type(value).__name__} {value!r}")
@@ -262,21 +165,6 @@ class Game:
             raise PositionError(f"seat {fields['to_move']} is to move but has no legal move, "
                                 "and the hand is not over", "hands")
         return cls._from_core(core)
-
-    @classmethod
-    def from_record(cls, record) -> "Game":
-        """The game of a record (a :class:`~gostop_core.records.Record`, its dict or
-        its JSON), every decision replayed and the stored outcome checked; the
-        first fault raises :class:`~gostop_core.records.RecordError`."""
-        from gostop_core.records import game_from_record
-        return game_from_record(record)
-
-    def to_record(self, seats=None, date: str | None = None, match: dict | None = None,
-                  meta: dict | None = None):
-        """This hand as a :class:`~gostop_core.records.Record` (docs/records.md):
-        start position, every decision with its seat, the outcome if over."""
-        from gostop_core.records import record_from_game
-        return record_from_game(self, seats, date, match, meta)
 
     @classmethod
     def _from_core(cls, core: CoreState) -> "Game":
@@ -584,176 +472,3 @@ def _unpickle_game(cls: type[Game], state: dict) -> Game:
     g.seed = state["seed"]
     g._deal_events = Events(list(map(tuple, state["deal_events"])), 0)
     return g
-
-
-# Layout of PlayerView.to_array(): card planes, then scalar features.
-ARRAY_PLANES = ("own_hand", "field", "flip_card", "captured_self", "captured_next",
-                "captured_next2", "captured_next3", "unseen")
-ARRAY_SCALARS = ("hand_count_self", "hand_count_next", "hand_count_next2", "hand_count_next3",
-                 "go_self", "go_next", "go_next2", "go_next3",
-                 "flip_only_self", "flip_only_next", "flip_only_next2", "flip_only_next3",
-                 "stock_count", "to_move_is_self", "is_dealer",
-                 "phase_play", "phase_flip", "phase_gostop", "phase_over", "phase_showdown")
-ARRAY_LENGTH = 50 * len(ARRAY_PLANES) + len(ARRAY_SCALARS)
-
-
-#: Keys of a position's fields (``CoreState.to_fields()``) that a seat may not see
-#: whole: the hands (the seat sees its own, and counts) and the stock (a count).
-_HIDDEN_KEYS = ("hands", "stock")
-
-
-def seat_fields(fields: dict, seat: int) -> dict:
-    """What ``seat`` may know of a position's fields (``CoreState.to_fields()``), in
-    the shape :func:`gostop_core.notation.parse_view` returns: the seat's own
-    ``hand``, ``hand_counts`` for every hand and ``stock_count`` in place of the
-    hands and the stock; every other field is public."""
-    out = {k: v for k, v in fields.items() if k not in _HIDDEN_KEYS}
-    out["seat"] = seat
-    out["hand"] = fields["hands"][seat]
-    out["hand_counts"] = [bin(h).count("1") for h in fields["hands"]]
-    out["stock_count"] = len(fields["stock"])
-    return out
-
-
-class PlayerView:
-    """Only what one seat may see: its own hand, the field, every captured pile,
-    Go counts, and counts for the hidden hands and the stock; also the public
-    facts of the hand: shaken months, bombs, ppeoks and chips of every seat, the
-    nagari stake (``stake_doublings``), a played card waiting on the field for the
-    flip (``played_card``, and ``played_target``, the card it was placed on), and
-    in the Go/Stop phase what a Stop would bring (``stop_value``).
-
-    A view holds nothing else: no game, no other hand, no stock order.  It is built
-    from the seat's part of the position alone (:func:`seat_fields`), so two
-    positions that differ only in cards the seat cannot see give equal views, with
-    equal :meth:`to_str`, :meth:`to_array` and pickles.  ``PlayerView.from_str``
-    reads a player-view string back; views compare, hash and pickle by that string.
-    """
-
-    def __init__(self, game: Game, seat: int):
-        self._build(game.rules, seat_fields(game._core.to_fields(), seat))
-
-    @classmethod
-    def from_str(cls, text: str) -> "PlayerView":
-        """The view a player-view string (``gostop-view/1 ...``) describes; raises
-        :class:`~gostop_core.errors.PositionError` for a malformed one."""
-        from gostop_core.notation import parse_view
-        rules, fields = parse_view(text)
-        view = cls.__new__(cls)
-        view._build(rules, fields)
-        return view
-
-    def _build(self, rules: Rules, f: dict) -> None:
-        seat = f["seat"]
-        self._public = f
-        self.seat = seat
-        self.rules = rules
-        self.players = f["nplayers"]
-        self.dealer = f["dealer"]
-        self.to_move = f["to_move"]
-        self.phase = PHASE_NAMES[f["phase"]]
-        self.turns = f["turns"]
-        self.flip_card = None if f["flip_card"] is None else CARD_CODES[f["flip_card"]]
-        self.field = CardSet(f["field"])
-        self.hand = CardSet(f["hand"])
-        self.hand_counts = tuple(f["hand_counts"])
-        self.captured = tuple(CardSet(c) for c in f["captured"])
-        self.stock_count = f["stock_count"]
-        self.go_counts = tuple(f["go_counts"])
-        #: Each seat's score when it last called Go (it is asked again only above it).
-        self.last_go_scores = tuple(f["last_go_scores"])
-        self.flip_only = tuple(f["flip_only"])
-        # public facts of the hand: shown shakes, bombs, ppeoks, chips paid so far,
-        # the nagari stake, and this turn's played card still waiting on the field
-        self.shaken = tuple(tuple(m for m in range(1, 13) if mask & (1 << m))
-                            for mask in f["shaken"])
-        self.bombs = tuple(f["bombs"])
-        self.ppeoks = tuple(f["ppeoks"])
-        #: Turns each seat has played (a seat at 0 has not played yet).
-        self.turns_played = tuple(f["turns_played"])
-        self.chips = tuple(f["chips"])
-        self.stake_doublings = f["stake_doublings"]
-        self.sitter = f.get("sitter")
-        self.played_card = None if f["played_card"] is None else CARD_CODES[f["played_card"]]
-        self.played_target = (None if f["played_target"] is None
-                              else CARD_CODES[f["played_target"]])
-        #: A showdown asked (003): the seat that asked and the win-card it showed, else None.
-        self.showdown_caller = f.get("showdown_caller")
-        card = f.get("showdown_card")
-        self.showdown_card = None if card is None else CARD_CODES[card]
-        #: Bonus cards lying with a stack on the field (a ppeok stack keeps them): code -> month.
-        self.stack_bonus = {code: month for code, month in zip(("X2", "X3"), f["stack_bonus"])
-                            if month}
-        #: With ``phase == "over"``: the winning seat (None for a drawn hand) and its points.
-        self.winner = f["winner"]
-        self.points = f["points"]
-        #: What a Stop now would bring (see :meth:`Game.stop_value`) when this seat
-        #: decides Go or Stop; it depends only on public facts.  Else ``None``.
-        self.stop_value = (self._public_core().settlement(seat)
-                           if self.phase == "gostop" and self.to_move == seat else None)
-        pack = 50 if rules.bonus_cards else 48
-        visible = f["field"] | f["hand"]
-        for c in f["captured"]:
-            visible |= c
-        if f["flip_card"] is not None:
-            visible |= 1 << f["flip_card"]
-        self.unseen = CardSet(((1 << pack) - 1) & ~visible)
-
-    def _public_core(self) -> CoreState:
-        """A core state holding the public facts and this seat's hand, the other
-        hands and the stock left empty: enough for what depends on public facts
-        only (the settlement of a Stop)."""
-        f = dict(self._public)
-        f["hands"] = [f["hand"] if q == self.seat else 0 for q in range(self.players)]
-        f["stock"] = []
-        return CoreState.from_fields(self.rules, f)
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Every seat's score, from its captured pile."""
-        return tuple(score_pile(c, self.rules).total for c in self.captured)
-
-    def to_str(self) -> str:
-        """The player-view string (``gostop-view/1 ...``, docs/notation.md)."""
-        return format_view(self.rules, self._public, self.seat)
-
-    __str__ = to_str
-
-    def __repr__(self) -> str:
-        return f"PlayerView.from_str({self.to_str()!r})"
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, PlayerView):
-            return NotImplemented
-        return self.to_str() == other.to_str()
-
-    def __hash__(self) -> int:
-        return hash(self.to_str())
-
-    def __reduce__(self):
-        return (PlayerView.from_str, (self.to_str(),))
-
-    def to_array(self) -> np.ndarray:
-        """A float32 vector of length :data:`ARRAY_LENGTH`: the card planes of
-        :data:`ARRAY_PLANES` (50 entries each, 1.0 where the card is there; seats
-        counted from this one), then :data:`ARRAY_SCALARS`."""
-        n = self.players
-        out = np.zeros(ARRAY_LENGTH, dtype=np.float32)
-        planes = [self.hand, self.field,
-                  CardSet([self.flip_card]) if self.flip_card else CardSet()]
-        planes += [self.captured[(self.seat + k) % n] if k < n else CardSet() for k in range(4)]
-        planes.append(self.unseen)
-        for i, cards in enumerate(planes):
-            for c in cards:
-                out[i * 50 + c] = 1.0
-        base = 50 * len(ARRAY_PLANES)
-        for k in range(min(n, 4)):
-            q = (self.seat + k) % n
-            out[base + k] = self.hand_counts[q]
-            out[base + 4 + k] = self.go_counts[q]
-            out[base + 8 + k] = self.flip_only[q]
-        out[base + 12] = self.stock_count
-        out[base + 13] = 1.0 if self.to_move == self.seat else 0.0
-        out[base + 14] = 1.0 if self.dealer == self.seat else 0.0
-        out[base + 15 + PHASE_NAMES.index(self.phase)] = 1.0
-        return out

@@ -19,6 +19,7 @@ from gostop_core.movegen cimport (
 from collections.abc import Sequence
 
 from gostop_core.errors import GameOverError, IllegalMoveError
+from gostop_core.events import _event
 from gostop_core.moves import Move, coerce_move
 
 # Move objects by code, each made on first use: moves are immutable and the core
@@ -126,7 +127,6 @@ cdef class Events:
     cdef list _convert(self):
         cdef int turn
         if self._items is None:
-            from gostop_core.game import _event
             turn = self._turn
             items = []
             last = None  # (no negative indexing: this module compiles without wraparound)

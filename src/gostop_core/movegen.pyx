@@ -1,3 +1,8 @@
+# This file stays one module, by design: dealing, move generation, apply and
+# settlement call one another at every perft node and every playout step, and
+# Cython inlines calls only within a module (across modules each call goes
+# through a function-pointer table).  Sections: events, deal, moves, perft,
+# the Python wrapper (CoreState).
 """The game state in C: seeded deal, legal moves, apply, settlement, perft and playouts.
 
 Undo is copy-make: the state is a small plain struct (about 150 bytes), so a

@@ -12,14 +12,14 @@ ledger after each one (:class:`MatchRecord`).
 Reading is strict by default: the first bad record raises :class:`RecordError`
 naming its line, the decision, the move and the kind of fault.  Replaying is one
 forward loop (:func:`replay`) that feeds a :class:`RecordVisitor`; building the
-game (:class:`GameBuilder`, behind ``Game.from_record``), printing a position
+game (:class:`GameBuilder`, behind :func:`game_from_record`), printing a position
 after K decisions and analysing the decisions are visitors.
 
 >>> from gostop_core import Game
 >>> g = Game("casual", 2, seed=7)
 >>> _ = g.push(next(iter(g.legal_moves)))
->>> rec = g.to_record()
->>> Game.from_record(rec.to_json()).position() == g.position()
+>>> rec = record_from_game(g)
+>>> game_from_record(rec.to_json()).position() == g.position()
 True
 """
 
@@ -27,14 +27,18 @@ from __future__ import annotations
 
 import io
 import json
+import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Literal, NamedTuple, overload
 
-from gostop_core.errors import GoStopError
+from gostop_core.errors import GoStopError, IllegalMoveError
+from gostop_core.game import Game
+from gostop_core.moves import Move
+from gostop_core.notation import format_position, rules_from_token, rules_to_token
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gostop_core.game import Events, Game
+    from gostop_core.game import Events
     from gostop_core.match import Match
 
 __all__ = [
@@ -273,6 +277,19 @@ class Record:
                    meta=meta, line=line)
 
     @classmethod
+    def from_game(cls, game: "Game", seats: Iterable["Seat | str | tuple"] | None = None,
+                  date: str | None = None, match: dict | None = None,
+                  meta: dict | None = None) -> "Record":
+        """The record of ``game`` (:func:`record_from_game`), as
+        ``chess.pgn.Game.from_board`` makes a PGN game of a board."""
+        return record_from_game(game, seats, date, match, meta)
+
+    def to_game(self) -> "Game":
+        """The game of this record, every decision replayed and the stored
+        outcome checked (:func:`game_from_record`)."""
+        return game_from_record(self)
+
+    @classmethod
     def from_json(cls, text: str, line: int | None = None) -> "Record":
         """Parse one record; bad JSON raises :class:`RecordError` (kind ``json``)."""
         try:
@@ -293,12 +310,11 @@ def _is_int(value: Any) -> bool:
 
 # ---------------------------------------------------------------- from a game
 def _engine() -> str:
-    from gostop_core import __version__
+    from gostop_core._version import __version__
     return f"gostop {__version__}"
 
 
 def _start_position(game: "Game") -> str:
-    from gostop_core.notation import format_position
     core = game._core.copy()
     core.restore(game._start)
     return format_position(game.rules, core.to_fields())
@@ -310,8 +326,6 @@ def record_from_game(game: "Game", seats: Iterable[Seat | str | tuple] | None = 
     """The record of ``game`` from its start: every decision with its seat, the
     outcome if the hand is over.  ``seats`` names the players (a :class:`Seat`,
     a name, or ``(name, bot)``); ``date`` defaults to now (UTC)."""
-    from gostop_core.game import Game
-    from gostop_core.notation import rules_to_token
     start = _start_position(game)
     walker = Game._from_core(game._core.copy())
     walker._core.restore(game._start)
@@ -354,7 +368,6 @@ def match_records(match: "Match", seats: Iterable[Seat | str | tuple] | None = N
                   date: str | None = None) -> list[Record]:
     """The records of every finished hand of ``match``, each with
     ``match = {"seed", "hand", "ledger"}`` (the ledger after that hand)."""
-    from gostop_core.game import Game
     seat_list = list(seats or ())
     ledger = [0] * match.players
     out = []
@@ -453,8 +466,6 @@ class GameBuilder(RecordVisitor):
 def start_game(record: Record) -> "Game":
     """The game at the record's start position, checked against its rules,
     players, dealer and seed; raises :class:`RecordError` (kind ``position``)."""
-    from gostop_core.game import Game
-    from gostop_core.notation import rules_from_token, rules_to_token
 
     def bad(message: str) -> RecordError:
         return RecordError(message, "position", record.line)
@@ -509,8 +520,6 @@ def replay(record: Record | dict | str, visitor: RecordVisitor | None = None) ->
     """Replay ``record`` from its start position, decision by decision, feeding
     ``visitor`` (see :class:`RecordVisitor`; default: :class:`GameBuilder`), and
     check the stored outcome.  Returns ``visitor.result()``."""
-    from gostop_core.errors import IllegalMoveError
-    from gostop_core.moves import Move
     visitor = visitor if visitor is not None else GameBuilder()
     try:
         rec = _coerce(record)
@@ -657,3 +666,31 @@ def dumps_records(records: Iterable[Record]) -> str:
     buf = io.StringIO()
     write_records(buf, records)
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------- the old spellings on Game
+# Records depend on the game, never the reverse (as chess.pgn depends on chess):
+# game.py does not import this module.  The methods Game had before 0.2 are
+# added here, and importing gostop_core (which every import of gostop_core.game
+# does first) imports this module, so old code keeps working, with a warning.
+
+def _deprecated_to_record(self: Game, seats: Iterable[Seat | str | tuple] | None = None,
+                          date: str | None = None, match: dict | None = None,
+                          meta: dict | None = None) -> Record:
+    """Deprecated: use :func:`gostop_core.records.record_from_game` (or
+    :meth:`Record.from_game`)."""
+    warnings.warn("Game.to_record() is deprecated; use gostop_core.records.record_from_game(game)"
+                  " or Record.from_game(game)", DeprecationWarning, stacklevel=2)
+    return record_from_game(self, seats, date, match, meta)
+
+
+def _deprecated_from_record(cls: type, record: Record | dict | str) -> Game:
+    """Deprecated: use :func:`gostop_core.records.game_from_record` (or
+    :meth:`Record.to_game`)."""
+    warnings.warn("game_from_record() is deprecated; use gostop_core.records.game_from_record("
+                  "record) or record.to_game()", DeprecationWarning, stacklevel=2)
+    return game_from_record(record)
+
+
+Game.to_record = _deprecated_to_record  # type: ignore[attr-defined]
+Game.from_record = classmethod(_deprecated_from_record)  # type: ignore[attr-defined]

@@ -223,9 +223,9 @@ def run_one(item: dict, rng: random.Random) -> str:
     """Feed one input; ``accepted`` or ``refused``.  Anything else raises."""
     from targets import EXPECTED
     from gostop_core import Game, parse_position, parse_view
-    from gostop_core.perft_suite import parse_suite
-    from gostop_core.ismcts import ismcts_fields
-    from gostop_core.search import search_fields, chance_distribution
+    from gostop_core.testing.perft_suite import parse_suite
+    from gostop_core.bots.ismcts import ismcts_fields
+    from gostop_core.bots.search import search_fields, chance_distribution
     text = item["text"]
     if item["kind"] == "selftest":  # the harness's own check: a signal must be caught
         os.kill(os.getpid(), getattr(signal, text))
@@ -264,8 +264,8 @@ def play(game, rng: random.Random) -> None:
     must parse again (the parser's limits hold every reachable state), and the
     reference engine, following every move, must agree with the core."""
     from gostop_core import Game, parse_view
-    from gostop_core.lockstep import Lockstep
-    from gostop_core.search import search_fields
+    from gostop_core.testing.lockstep import Lockstep
+    from gostop_core.bots.search import search_fields
     moves = list(game.legal_moves)
     assert game.perft(1) == len(moves)
     game.perft(2)

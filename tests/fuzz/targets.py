@@ -22,7 +22,7 @@ from typing import Callable, Protocol, Sequence, TypeVar
 
 from gostop_core import CardSet, Game, GoStopError, Move, parse_position, parse_view
 from gostop_core.cards import CARD_CODES, card_index, parse_mask
-from gostop_core.perft_suite import SuiteError, load_suite, parse_suite
+from gostop_core.testing.perft_suite import SuiteError, load_suite, parse_suite
 
 #: The errors an input may legitimately raise.
 EXPECTED: tuple[type[BaseException], ...] = (GoStopError, SuiteError)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from gostop_core import Game, Rules
 from gostop_core.cards import card_month
-from gostop_core.perft_suite import _reference_game, load_suite
+from gostop_core.testing.perft_suite import _reference_game, load_suite
 
 HERE = Path(__file__).resolve().parent
 NODE_BUDGET = 200_000       # the reference counts about 10k nodes/s

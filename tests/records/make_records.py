@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 from gostop_core import Game
+from gostop_core.records import record_from_game
 from gostop_core.bots import make_bot, play_game
 
 HERE = Path(__file__).resolve().parent
@@ -30,7 +31,7 @@ def good_records() -> list[dict]:
         game = Game(preset, players, seed=seed)
         play_game(game, [make_bot("greedy") for _ in range(players)])
         seats = [(f"greedy {p}", "greedy") for p in range(players)]
-        out.append(game.to_record(seats, date=DATE).to_dict())
+        out.append(record_from_game(game, seats, date=DATE).to_dict())
     return out
 
 

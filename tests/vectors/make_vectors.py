@@ -9,7 +9,7 @@ interesting cards named, the rest of the pack filled in below the stock, as the
 ``make_position`` helper of ``tests/conftest.py`` does), a seeded deal or a seeded
 match, the moves to play, the rule row of ``docs/rules.md`` it exercises and the seed
 line it comes from.  The expected results are what the reference engine
-(``gostop_core.reference``) does; before a vector is written the compiled core must
+(``gostop_core.testing.reference``) does; before a vector is written the compiled core must
 do exactly the same, and the template's own ``want`` checks must hold (so that a
 vector really plays the rule it names: the ppeok happens, the right junk is stolen,
 the payment is doubled...).  Any disagreement stops the tool.
@@ -36,7 +36,7 @@ from test_vectors import (  # noqa: E402
 from gostop_core import CardSet, Game  # noqa: E402
 from gostop_core.cards import BRIGHTS, CARD_CODES  # noqa: E402
 from gostop_core.notation import format_position, parse_position, rules_from_token  # noqa: E402
-from gostop_core.reference import ReferenceGame  # noqa: E402
+from gostop_core.testing.reference import ReferenceGame  # noqa: E402
 
 SOURCES = quote_sources()
 

@@ -36,9 +36,8 @@ from gostop_core.movegen cimport (
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     move_kind, move_card, move_target,
 )
-from gostop_core.search cimport (
-    PlayoutModel, policy_move, greedy_values, card_worth, fill_public,
-)
+from gostop_core.bots.search cimport PlayoutModel, policy_move, greedy_values, card_worth
+from gostop_core.sampling cimport fill_public
 
 import json
 import math
@@ -440,7 +439,7 @@ cdef class LearnedPolicy:
         self.header = dict(header or {})
 
     @classmethod
-    def load(cls, path=None) -> "LearnedPolicy":
+    def load(cls, path=None):
         """The policy of a weights file (default: the shipped one)."""
         w = load_weights(path)
         return cls(w["policy"], w["value"], w["temperature"], w["header"])

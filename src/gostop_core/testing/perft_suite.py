@@ -145,7 +145,7 @@ def load_suite(path: str | Path) -> list[SuiteEntry]:
 
 
 def _reference_game(position: str):
-    from gostop_core.reference import ReferenceGame
+    from gostop_core.testing.reference import ReferenceGame
     rules, fields = parse_position(position)
     return ReferenceGame.from_fields(rules, fields)
 

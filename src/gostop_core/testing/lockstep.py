@@ -1,7 +1,7 @@
 """The compiled core and the pure-Python reference engine, kept in lockstep.
 
 :class:`Lockstep` follows a :class:`~gostop_core.game.Game` with a
-:class:`~gostop_core.reference.ReferenceGame` of the same hand: every decision
+:class:`~gostop_core.testing.reference.ReferenceGame` of the same hand: every decision
 pushed on the game is pushed on the reference too, and after each the two
 engines must agree on the legal moves, on the whole state (the ``to_fields``
 dicts) and on the events of the move; when the hand ends, on the outcome.  The
@@ -26,7 +26,7 @@ from typing import Any, NoReturn, Sequence
 from gostop_core.cards import CardSet
 from gostop_core.errors import GoStopError
 from gostop_core.game import Event, Game
-from gostop_core.reference import ReferenceGame, ReferenceGameError
+from gostop_core.testing.reference import ReferenceGame, ReferenceGameError
 
 __all__ = ["EngineDisagreement", "Lockstep", "reference_game"]
 

@@ -1,3 +1,6 @@
+# This file stays one module for now: the transports, the driver side of the
+# protocol and the serving loop share the message format and its limits
+# (docs/protocol.md).
 """The gostop bot protocol: bots as separate programs (docs/protocol.md).
 
 One JSON object per line on the bot's standard input; the bot answers a
@@ -46,7 +49,7 @@ from collections import deque
 from contextlib import contextmanager
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
-from gostop_core.bots import Bot
+from gostop_core.bots.base import Bot
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
     MoveParseError, PositionError,
@@ -79,7 +82,7 @@ _TOO_LONG = object()
 
 
 def _engine_name() -> str:
-    from gostop_core import __version__
+    from gostop_core._version import __version__
     return f"gostop {__version__}"
 
 

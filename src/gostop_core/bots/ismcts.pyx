@@ -1,6 +1,6 @@
 """Information-set Monte Carlo tree search (single observer) from one player's view.
 
-The expectimax search (:mod:`gostop_core.search`) plans one own decision and
+The expectimax search (:mod:`gostop_core.bots.search`) plans one own decision and
 then plays greedily; this search grows a tree over the searching seat's later
 decisions too, and never looks at a hidden card (docs/search.md has the long
 form):
@@ -51,13 +51,13 @@ from gostop_core.movegen cimport (
     GameStateC, generate_moves, apply_move, MAX_MOVES, MAX_PLAYERS, PHASE_OVER, MOVE_BONUS,
     move_kind, bounded,
 )
-from gostop_core.search cimport (
-    SearchCtx, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, determinize,
-    view_base, now_ms,
+from gostop_core.bots.search cimport (
+    SearchCtx, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, now_ms,
 )
+from gostop_core.sampling cimport determinize, view_base
 from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
 from gostop_core.movegen import _in_main_thread
-from gostop_core.search import DEFAULT_WIN_BONUS as _WIN_BONUS, LEAF_WEIGHTS as _LEAF_WEIGHTS
+from gostop_core.bots.search import DEFAULT_WIN_BONUS as _WIN_BONUS, LEAF_WEIGHTS as _LEAF_WEIGHTS
 
 #: Iterations per decision by default: about two thirds of the CPU time of the
 #: expectimax bot's 256 samples on 2-player casual positions (docs/search.md).

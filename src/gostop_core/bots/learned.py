@@ -1,5 +1,5 @@
 """The ``learned`` bot: the expectimax search with the learned playout policy
-and value (:mod:`gostop_core.policy`, fitted by :mod:`gostop_core.training`).
+and value (:mod:`gostop_core.bots.policy`, fitted by :mod:`gostop_core.bots.training`).
 
 It is :class:`~gostop_core.bots.ExpectimaxBot` with a playout model: below the
 root, the bot's own playout moves (``own``) and optionally the other seats'
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gostop_core.bots import EXPECTIMAX_V1_SETTINGS, ExpectimaxBot
+from gostop_core.bots.expectimax import ExpectimaxBot
+from gostop_core.bots.policy import MAX_OBS, LearnedPolicy, load_weights
+from gostop_core.bots.search import MAX_CUT, MAX_WORLDS
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
-from gostop_core.policy import MAX_OBS, LearnedPolicy, load_weights
+from gostop_core.notation import parse_view
 from gostop_core.rules import Rules
-from gostop_core.search import MAX_CUT, MAX_WORLDS
 
 __all__ = ["LearnedBot", "learned_from_spec", "LEARNED_KEYS"]
 
@@ -49,15 +50,15 @@ def _weights(path: str | None) -> dict:
 
 
 class LearnedBot(ExpectimaxBot):
-    """Expectimax search (the ``expectimax-v1`` settings by default) whose
-    playouts follow the learned policy; see the module docstring."""
+    """Expectimax search whose playouts follow the learned policy (the
+    registry gives it the ``expectimax-v1`` settings); see the module docstring."""
 
     name = "learned"
 
     def __init__(self, seed: int | None = None, weights: str | None = None,
                  own: bool = True, others: bool = False, cut: int = 0, worlds: int = 1,
                  temperature: float | None = None, **settings: Any):
-        super().__init__(seed, **dict(EXPECTIMAX_V1_SETTINGS, **settings))
+        super().__init__(seed, **settings)
         w = _weights(weights)
         self.weights = weights
         self.own = bool(own)
@@ -91,7 +92,6 @@ class LearnedBot(ExpectimaxBot):
         ``since`` the cards the seat laid down from its hand from then on.  A
         seat's decisions before it banked a bonus card are left out: it drew a
         card nobody saw, so its earlier hand cannot be rebuilt."""
-        from gostop_core.notation import parse_view
         out: list[tuple[dict, int, int]] = []
         since: dict[int, int] = {}
         stopped: set[int] = set()
@@ -132,9 +132,11 @@ class LearnedBot(ExpectimaxBot):
                 "cutoff": self.cut, "worlds": self.worlds}
 
 
-def learned_from_spec(spec: str, seed: int | None) -> LearnedBot:
-    """A LearnedBot from ``key=value`` pairs separated by commas (LEARNED_KEYS)."""
-    kwargs: dict[str, Any] = {}
+def learned_from_spec(spec: str, seed: int | None,
+                      base: dict[str, Any] | None = None) -> LearnedBot:
+    """A LearnedBot from ``key=value`` pairs separated by commas (LEARNED_KEYS),
+    over the search settings ``base``."""
+    kwargs: dict[str, Any] = dict(base or {})
     if spec.strip():
         for item in spec.split(","):
             key, sep, value = item.partition("=")

@@ -4,7 +4,7 @@ The driver (this process) cuts the deals into batches of consecutive deal
 indexes and submits each batch as a Ray task (``max_retries`` retries when the
 worker process or its machine dies).  A task rebuilds the bots from their
 specifications and the rules from their token, plays its deals exactly as the
-local backend does (:class:`gostop_core.arena._Seats`) and returns plain tuples,
+local backend does (:class:`gostop_core.arena.DealPlayer`) and returns plain tuples,
 never engine objects.  The driver keeps the batches in flight keyed by their
 first deal and the results keyed by deal index, so a batch that is retried is
 counted once; it polls ``ray.wait`` with a timeout so that progress and Ctrl-C
@@ -25,7 +25,9 @@ import os
 from contextlib import contextmanager
 from typing import Any, Callable, Generator, Iterator, Sequence
 
+from gostop_core.arena.games import DealPlayer, GameRecord
 from gostop_core.errors import GoStopError
+from gostop_core.records import Record
 
 __all__ = ["IncompleteRunError", "BACKENDS", "require_ray", "connect", "ray_batches",
            "deal_ranges", "default_batch"]
@@ -211,8 +213,7 @@ def ray_batches(func: Callable, args: tuple, batches: Sequence[tuple[int, int]],
 def play_deal_rows(args: tuple, first: int, count: int) -> list[list[tuple]]:
     """A Ray task: deals ``first .. first + count - 1`` of an arena, each as the
     plain tuples of its games (:func:`rows_to_records` turns them back)."""
-    from gostop_core.arena import _Seats
-    seats = _Seats(*args)  # Ray passes the value of the put object
+    seats = DealPlayer(*args)  # Ray passes the value of the put object
     try:
         out = []
         for deal in range(first, first + count):
@@ -226,8 +227,6 @@ def play_deal_rows(args: tuple, first: int, count: int) -> list[list[tuple]]:
 
 def rows_to_records(rows: list[tuple]) -> list[Any]:
     """The :class:`~gostop_core.arena.GameRecord` objects of one deal's rows."""
-    from gostop_core.arena import GameRecord
-    from gostop_core.records import Record
     return [GameRecord(d, rot, tuple(seats), tuple(points), winner, forfeit, reason,
                        None if text is None else Record.from_json(text))
             for d, rot, seats, points, winner, forfeit, reason, text in rows]

@@ -1,3 +1,6 @@
+# This file stays one module, by design: the reference engine is written from
+# docs/rules.md as one plain file that shares nothing with the compiled core, so
+# that it can be read against the rules text from top to bottom.
 """An independent, pure-Python reference engine for Go-Stop.
 
 This module plays a hand exactly as ``docs/rules.md`` describes it, in plain

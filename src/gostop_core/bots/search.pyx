@@ -1,3 +1,7 @@
+# This file stays one module, by design: the greedy policy, the leaf model,
+# playouts and the tree search call one another in the innermost loop of every
+# search, and Cython inlines those calls only within a module.  The sampling of
+# the hidden cards lives below it, in gostop_core/sampling.pyx.
 """Expectimax search from one player's view (the hidden cards stay unknown).
 
 The model (docs/search.md has the long form):
@@ -65,11 +69,13 @@ from gostop_core.movegen cimport (
     move_kind, move_card, move_target, splitmix64, bounded,
 )
 from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
+from gostop_core.sampling cimport shuffle_cards, fill_public, determinize, check_hidden, view_base
 from gostop_core.movegen import _in_main_thread
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
-#: Name of the capsule that carries a ``PlayoutModel`` (gostop_core.policy).
+#: Name of the capsule that carries a ``PlayoutModel`` (gostop_core.bots.policy).
 PLAYOUT_MODEL_CAPSULE = b"gostop_core.PlayoutModel"
+cdef const char* PLAYOUT_MODEL_NAME = "gostop_core.PlayoutModel"
 #: Bounds of ``cut`` (playout turns before the model's value) and ``worlds``.
 MAX_CUT = 64
 MAX_WORLDS = 64
@@ -417,7 +423,7 @@ cdef void greedy_values(const GameStateC* s, const RulesC* r, const uint16_t* mo
                         double* out) noexcept nogil:
     """The greedy bot's value of each move (``out[i]``; 0 in the Go/Stop phase,
     which the greedy bot decides by its rule of thumb): features of the
-    learned policy (gostop_core.policy)."""
+    learned policy (gostop_core.bots.policy)."""
     cdef GreedyCtx g
     cdef int i
     if s.phase == PHASE_GO_STOP:
@@ -668,7 +674,7 @@ cdef inline int32_t pv_entry(int seat, int code) noexcept nogil:
 
 cdef inline int playout_pick(const GameStateC* w, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil:
     """The playout policy's move: the learned model's where the bot asked for
-    it (gostop_core.policy), else the greedy policy's."""
+    it (gostop_core.bots.policy), else the greedy policy's."""
     if c.model != NULL and (c.model_own if w.to_move == c.root else c.model_others):
         return c.model.pick(w, c.r, moves, n, c.model.data)
     return policy_move(w, c.r, moves, n)
@@ -710,17 +716,6 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
     if w.phase != PHASE_OVER:
         return leaf_value(&w, c)
     return terminal_value(&w, c)
-
-
-cdef inline void shuffle_cards(uint8_t* cards, int n, uint64_t* rng) noexcept nogil:
-    """Fisher-Yates shuffle of ``cards[0:n]`` with the splitmix64 stream ``rng``."""
-    cdef int i, j
-    cdef uint8_t tmp
-    for i in range(n - 1, 0, -1):
-        j = bounded(rng, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
 
 
 cdef void redeal_unseen(GameStateC* w, int seat, uint64_t* rng) noexcept nogil:
@@ -881,87 +876,6 @@ cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int dep
     return mean
 
 
-# ---------------------------------------------------------------- from a view
-cdef void fill_public(GameStateC* st, dict f, int seat):
-    """The public part of a search state from parse_view fields."""
-    cdef int p, n = f["nplayers"]
-    memset(st, 0, sizeof(GameStateC))
-    st.nplayers = n
-    st.dealer = f["dealer"]
-    st.to_move = f["to_move"]
-    st.phase = f["phase"]
-    st.flip_card = GS_NO_CARD if f["flip_card"] is None else f["flip_card"]
-    st.winner = -1 if f.get("winner") is None else f["winner"]
-    st.points = f.get("points", 0)
-    st.turns = f["turns"]
-    st.field = f["field"]
-    for p in range(n):
-        st.hand[p] = f["hand"] if p == seat else 0
-        st.captured[p] = f["captured"][p]
-        st.go_count[p] = f["go_counts"][p]
-        st.last_go_score[p] = f["last_go_scores"][p]
-        st.flip_only[p] = f["flip_only"][p]
-        st.shaken[p] = f["shaken"][p]
-        st.bombs[p] = f["bombs"][p]
-        st.ppeoks[p] = f["ppeoks"][p]
-        st.turns_played[p] = f["turns_played"][p]
-        st.chips[p] = f["chips"][p]
-    st.played_card = GS_NO_CARD if f["played_card"] is None else f["played_card"]
-    st.played_target = GS_NO_CARD if f["played_target"] is None else f["played_target"]
-    st.turn_bonus = f["turn_bonus"]
-    st.turn_flags = f["turn_flags"]
-    st.stack_bonus_month[0] = f["stack_bonus"][0]
-    st.stack_bonus_month[1] = f["stack_bonus"][1]
-    st.end_reason = f.get("end_reason", 0)
-    st.sitter = -1 if f.get("sitter") is None else f["sitter"]
-    st.showdown_caller = -1 if f.get("showdown_caller") is None else f["showdown_caller"]
-    st.showdown_card = GS_NO_CARD if f.get("showdown_card") is None else f["showdown_card"]
-    st.forced_card = GS_NO_CARD if f.get("forced_card") is None else f["forced_card"]
-    st.stake_doublings = f.get("stake_doublings", 0)
-    st.stock_len = f["stock_count"]
-    st.stock_pos = 0
-
-
-cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* pool, int npool,
-                      const int* need, int seat, uint64_t* rng) noexcept nogil:
-    """Deal the unseen ``pool`` at random: ``need[q]`` cards to each other hand,
-    the rest to the stock."""
-    cdef uint8_t cards[50]
-    cdef int i, q, k = 0
-    out[0] = base[0]
-    for i in range(npool):
-        cards[i] = pool[i]
-    shuffle_cards(cards, npool, rng)
-    for q in range(base.nplayers):
-        if q == seat:
-            continue
-        for i in range(need[q]):
-            out.hand[q] |= GS_BIT(cards[k])
-            k += 1
-    for i in range(base.stock_len):
-        out.stock[i] = cards[k]
-        k += 1
-
-
-cdef int _check_hidden(const GameStateC* base, const int* need, int npool, int seat) except -1:
-    """The hidden places of a view (the other hands, the stock) hold exactly the
-    unseen cards, each place a count in range: else ``determinize`` would deal
-    bytes that are no cards."""
-    cdef int q, total = base.stock_len
-    if base.stock_len < 0 or base.stock_len > 50:
-        raise ValueError(f"stock of {base.stock_len} cards")
-    for q in range(base.nplayers):
-        if q == seat:
-            continue
-        if need[q] < 0 or need[q] > 50:
-            raise ValueError(f"seat {q} holds a card shown as its own (a showdown or forced "
-                             "card) but no card is counted in its hand")
-        total += need[q]
-    if total != npool:
-        raise ValueError(f"{npool} cards are unseen but the other hands and the stock hold {total}")
-    return 0
-
-
 cdef void draw_world(const GameStateC* base, GameStateC* out, const uint8_t* pool, int npool,
                      const int* need, int seat, uint64_t* rng, const SearchCtx* c) noexcept nogil:
     """One sampled deal of the unseen cards (``determinize``).  With an opponent
@@ -1047,43 +961,6 @@ cdef bint is_decided(const double* per, const bint* alive, const double* values,
     return True
 
 
-cdef int view_base(Rules rules, dict fields, GameStateC* base, uint8_t* pool, int* need) except -1:
-    """The search's start from a view (``parse_view`` fields; the seat must be
-    the one to move): ``base`` the public state with the seat's own hand,
-    ``pool`` the cards the seat cannot see (returns how many), ``need`` how
-    many of them each other hand holds (the rest is the stock).  A card whose
-    place is public (a refused showdown's forced card, a showdown card) is put
-    in its owner's hand instead of the pool.  ``determinize`` deals a sample."""
-    cdef int q, n, card, owner, npool = 0, seat = fields["seat"]
-    cdef uint64_t unseen, visible
-    if fields["phase"] == PHASE_OVER:
-        raise ValueError("the hand is over: nothing to search")
-    if fields["to_move"] != seat:
-        raise ValueError(f"seat {seat} is not the one to move (seat {fields['to_move']} is)")
-    fill_public(base, fields, seat)
-    n = base.nplayers
-    visible = base.field | base.hand[seat] | base.turn_bonus
-    for q in range(n):
-        visible |= base.captured[q]
-    if base.flip_card != GS_NO_CARD:
-        visible |= GS_BIT(base.flip_card)
-    unseen = ((<uint64_t>1 << (50 if rules.c.bonus_cards else 48)) - 1) & ~visible
-    for q in range(n):
-        need[q] = 0 if q == seat else fields["hand_counts"][q]
-    # cards whose place is public: they go to their owner
-    for card, owner in ((base.forced_card, base.to_move), (base.showdown_card, base.showdown_caller)):
-        if card != GS_NO_CARD and owner >= 0 and owner != seat and unseen & GS_BIT(card):
-            unseen &= ~GS_BIT(card)
-            base.hand[owner] |= GS_BIT(card)
-            need[owner] -= 1
-    while unseen:
-        pool[npool] = gs_lowest(unseen)
-        npool += 1
-        unseen &= unseen - 1
-    _check_hidden(base, need, npool, seat)
-    return npool
-
-
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
                   seed=0, double beta=DEFAULT_BETA, double reach=-1.0, weights=None,
                   bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, bint halving=False,
@@ -1105,7 +982,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     ``plan`` (> 0) plans the seat's own Go/Stop decisions inside the playouts:
     a Go is valued by ``plan`` greedy playouts on fresh deals of the cards the
     seat cannot see there, a Stop by what it books (``plan_go_stop``).
-    ``model`` (a ``PlayoutModel`` capsule, :meth:`gostop_core.policy.LearnedPolicy.capsule`)
+    ``model`` (a ``PlayoutModel`` capsule, :meth:`gostop_core.bots.policy.LearnedPolicy.capsule`)
     plays the playout moves of the searching seat (``model_own``) and of the
     others (``model_others``) instead of the greedy policy; ``cutoff`` (> 0) ends
     a playout after that many turns with the model's value; ``worlds`` (> 1)
@@ -1170,7 +1047,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     ctx.cut = 0
     ctx.worlds = 1
     if model is not None:
-        ctx.model = <const PlayoutModel*>PyCapsule_GetPointer(model, PLAYOUT_MODEL_CAPSULE)
+        ctx.model = <const PlayoutModel*>PyCapsule_GetPointer(model, PLAYOUT_MODEL_NAME)
         if cutoff < 0 or cutoff > MAX_CUT:
             raise ValueError(f"cutoff must be 0..{MAX_CUT}")
         if worlds < 1 or worlds > MAX_WORLDS:
@@ -1270,7 +1147,7 @@ def chance_distribution(Rules rules, dict fields, int samples=1, seed=0):
         pool[npool] = gs_lowest(unseen)
         npool += 1
         unseen &= unseen - 1
-    _check_hidden(&base, need, npool, seat)
+    check_hidden(&base, need, npool, seat)
     probs = {}
     if base.stock_len == 0:
         return probs

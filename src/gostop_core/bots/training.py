@@ -8,12 +8,12 @@ Three steps, each deterministic for its seeds:
   move played; at the end of a game, every seat's net points.  One JSON line
   per game.
 * :func:`decision_arrays` turns those records into feature arrays with the C
-  feature code the search itself uses (:mod:`gostop_core.policy`): per move
+  feature code the search itself uses (:mod:`gostop_core.bots.policy`): per move
   features for the policy, per view features for the value.
 * :func:`fit_policy` (softmax regression over the legal moves, imitating the
   expert's choice) and :func:`fit_value` (ridge regression of the net points)
   fit the weights with numpy alone; :func:`train` runs them and writes the
-  weights file the bot loads (:func:`gostop_core.policy.load_weights`).
+  weights file the bot loads (`gostop_core.bots.policy.load_weights`).
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def decision_arrays(paths: Sequence[str], win_bonus: float = 2.0) -> dict[str, A
     * ``seeds`` (the games' seeds, sorted) and ``games``.
     """
     from gostop_core.notation import parse_view
-    from gostop_core.policy import view_features, view_value_features
+    from gostop_core.bots.policy import view_features, view_value_features
     rows, offsets, choice, values, vrows, targets, seeds = [], [0], [], [], [], [], []
     total = 0
     for path in paths:
@@ -175,7 +175,7 @@ def decision_arrays(paths: Sequence[str], win_bonus: float = 2.0) -> dict[str, A
                 bonus = 0.0 if winner is None else (win_bonus if winner == seat else -win_bonus)
                 vrows.append(view_value_features(rules, fields))
                 targets.append(game["net"][seat] + bonus)
-    from gostop_core.policy import NUM_POLICY_FEATURES, NUM_VALUE_FEATURES
+    from gostop_core.bots.policy import NUM_POLICY_FEATURES, NUM_VALUE_FEATURES
     return {"X": np.vstack(rows) if rows else np.zeros((0, NUM_POLICY_FEATURES)),
             "offsets": np.array(offsets, dtype=np.int64),
             "choice": np.array(choice, dtype=np.int64),
@@ -275,10 +275,10 @@ def train(paths: Sequence[str], out: str, command: str, l2: float = 1e-3,
           value_l2: float = 1e-2, temperature: float = 1.0,
           target_temperature: float = 0.0) -> dict:
     """Fit the policy and the value on the data files ``paths`` and write the
-    weights file ``out`` (format :data:`gostop_core.policy.WEIGHTS_FORMAT`,
-    checked by :func:`gostop_core.policy.check_weights` before it is written).
+    weights file ``out`` (format :data:`gostop_core.bots.policy.WEIGHTS_FORMAT`,
+    checked by `gostop_core.bots.policy.check_weights` before it is written).
     The same data and settings give the same file."""
-    from gostop_core.policy import (POLICY_FEATURE_NAMES, VALUE_FEATURE_NAMES, WEIGHTS_FORMAT,
+    from gostop_core.bots.policy import (POLICY_FEATURE_NAMES, VALUE_FEATURE_NAMES, WEIGHTS_FORMAT,
                                     check_weights)
     arrays = decision_arrays(paths)
     if arrays["games"] == 0:

@@ -9,7 +9,7 @@ cdef enum:
     PV_CHANCE_SEAT = 7        # seat field of a principal-line entry that is a flipped card
     ROLLOUT_PV_TURNS = 2      # turns of a playout shown in the principal line
 
-# A learned playout policy and value (gostop_core.policy), reached through
+# A learned playout policy and value (gostop_core.bots.policy), reached through
 # function pointers so that the search needs no Python object in its loops.
 ctypedef int (*PlayoutPickFn)(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
                               const void* data) noexcept nogil
@@ -56,11 +56,4 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
 cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int depth,
                        int32_t* pv, int* pvlen) noexcept nogil
 
-# Shared with gostop_core.core (the public C interface's player view).
-from libc.stdint cimport uint8_t
-cdef void fill_public(GameStateC* st, dict f, int seat)
-cdef void determinize(const GameStateC* base, GameStateC* out, const uint8_t* pool, int npool,
-                      const int* need, int seat, uint64_t* rng) noexcept nogil
-from gostop_core.rules cimport Rules
-cdef int view_base(Rules rules, dict fields, GameStateC* base, uint8_t* pool, int* need) except -1
 cdef double now_ms() noexcept nogil

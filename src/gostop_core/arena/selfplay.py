@@ -27,7 +27,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from gostop_core.arena.games import DealPlayer
+from gostop_core.arena.ray_backend import ray_batches, require_ray
+from gostop_core.bots.plugins import resolve_bot
 from gostop_core.errors import GoStopError
+from gostop_core.notation import rules_to_token
+from gostop_core.records import Seat, record_from_game
 from gostop_core.rules import Rules
 
 __all__ = ["SelfPlayResult", "SelfPlayError", "run_selfplay", "play_shard", "shard_name",
@@ -77,10 +82,8 @@ def play_shard(args: tuple, first: int, count: int) -> tuple[str, int]:
     many were forfeits.  ``args`` = ``(bot, rules_token, players, seed,
     move_time)``; plain values, so that it runs in any process (a pool worker,
     a Ray task)."""
-    from gostop_core.arena import _Seats
-    from gostop_core.records import Seat
     bot, token, players, seed, move_time = args
-    seats = _Seats([bot] * players, token, players, seed, move_time)
+    seats = DealPlayer([bot] * players, token, players, seed, move_time)
     lines = []
     forfeits = 0
     try:
@@ -91,7 +94,7 @@ def play_shard(args: tuple, first: int, count: int) -> tuple[str, int]:
                 forfeits += 1
                 where["forfeit"] = {"seat": result.forfeit, "reason": result.reason}
             name = seats.specs[0].text
-            record = game.to_record([Seat(name, name)] * players, meta={"selfplay": where})
+            record = record_from_game(game, [Seat(name, name)] * players, meta={"selfplay": where})
             lines.append(record.to_json() + "\n")
     finally:
         seats.close()
@@ -110,7 +113,7 @@ def _pool_init() -> None:
 
 def _settings(bot: str, token: str, preset: str, players: int, seed: int, shard_size: int,
               move_time: float) -> dict:
-    from gostop_core import __version__
+    from gostop_core._version import __version__
     return {"format": FORMAT, "engine": f"gostop {__version__}", "bot": bot,
             "players": players, "rules": token, "preset": preset, "seed": seed,
             "shard_size": shard_size, "move_time": move_time}
@@ -168,8 +171,6 @@ def run_selfplay(bot: str, games: int, out: str, players: int = 2,
     processes, ``"ray"`` a Ray cluster (``address``, or a local one);
     ``on_games(done)`` is called with the games finished so far (the skipped
     ones included) after each shard."""
-    from gostop_core.notation import rules_to_token
-    from gostop_core.plugins import resolve_bot
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     rules.check_players(players)
     spec = resolve_bot(bot).text  # raises on an unknown bot
@@ -182,7 +183,6 @@ def run_selfplay(bot: str, games: int, out: str, players: int = 2,
     if backend not in ("local", "ray"):
         raise ValueError(f"unknown backend {backend!r}: choose local or ray")
     if backend == "ray":
-        from gostop_core.distributed import require_ray
         require_ray()
     token = rules_to_token(rules)
     settings = _settings(spec, token, rules.preset, players, seed, shard_size, move_time)
@@ -244,7 +244,6 @@ def _shards(args: tuple, todo: list[tuple[int, int]], backend: str, workers: int
     if not todo:
         return
     if backend == "ray":
-        from gostop_core.distributed import ray_batches
         for first, count, (text, forfeits) in ray_batches(
                 play_shard, args, todo, address=address, cpus=None if address else workers,
                 retries=retries, what="games"):

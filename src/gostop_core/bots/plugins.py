@@ -14,14 +14,14 @@ A *bot specification* is one of
     ``gostop.bots`` (``[project.entry-points."gostop.bots"] NAME = "pkg.mod:Class"``);
 ``cmd:COMMAND``
     an outside program speaking the line protocol of docs/protocol.md
-    (:class:`gostop_core.protocol.ExternalBot`), split like a shell would split it
+    (:class:`gostop_core.bots.external.ExternalBot`), split like a shell would split it
     (no shell runs it).
 
 A class (or an entry point) must be a :class:`~gostop_core.bots.Bot` subclass, or
 any callable returning a Bot; it is called with ``seed=`` when it accepts that
 keyword, else with no argument.
 
->>> from gostop_core.plugins import resolve_bot
+>>> from gostop_core.bots.plugins import resolve_bot
 >>> spec = resolve_bot("greedy")
 >>> spec.kind, spec.make(seed=1).name
 ('builtin', 'greedy')
@@ -40,14 +40,18 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from gostop_core.bots.base import Bot
+from gostop_core.bots.external import ExternalBot
+from gostop_core.bots.registry import BOT_NAMES, SETTINGS_PREFIXES, make_builtin_bot
 from gostop_core.errors import BotSpecError
 
-__all__ = ["BotSpec", "ENTRY_POINT_GROUP", "resolve_bot", "registered_bots", "split_command"]
+__all__ = ["BotSpec", "ENTRY_POINT_GROUP", "make_bot", "resolve_bot", "registered_bots",
+           "split_command"]
 
 #: The entry-point group installed packages register their bots under.
 ENTRY_POINT_GROUP = "gostop.bots"
 
-_BUILTIN = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned")
+_BUILTIN = BOT_NAMES
 # classes loaded from files, by absolute path: loaded once per process
 _FILE_MODULES: dict[str, Any] = {}
 
@@ -76,7 +80,6 @@ class BotSpec:
 
     def make(self, seed: int | None = None) -> Any:
         """A new bot of this specification (seeded with ``seed`` where it takes one)."""
-        from gostop_core.bots import Bot
         bot = self.factory(seed)
         if not isinstance(bot, Bot):
             raise BotSpecError(f"bot {self.text!r} made a {type(bot).__name__}, "
@@ -113,7 +116,6 @@ def _caller(obj: Any, text: str) -> Callable[[int | None], Any]:
     takes_seed = "seed" in params or any(
         p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     if inspect.isclass(obj):
-        from gostop_core.bots import Bot
         if not issubclass(obj, Bot):
             raise BotSpecError(f"{text!r} is not a subclass of gostop_core.bots.Bot")
     if takes_seed:
@@ -173,13 +175,11 @@ def resolve_bot(spec: str) -> BotSpec:
         raise BotSpecError(f"a bot specification is a string, got {type(spec).__name__}")
     text = spec.strip()
     low = text.lower()
-    if low in _BUILTIN or low.startswith(("expectimax:", "best:", "ismcts:", "learned:")):
-        from gostop_core.bots import make_builtin_bot
+    if low in _BUILTIN or low.startswith(SETTINGS_PREFIXES):
         make_builtin_bot(low)  # validates the settings now
         return BotSpec(low, "builtin", lambda seed: make_builtin_bot(low, seed))
     if low.startswith("cmd:"):
         argv = split_command(text[4:])
-        from gostop_core.protocol import ExternalBot
         return BotSpec(text, "command", lambda seed: ExternalBot(argv, name=text), argv)
     where, sep, attr = text.rpartition(":")
     if sep and where and attr:
@@ -209,3 +209,23 @@ def resolve_bot(spec: str) -> BotSpec:
     raise BotSpecError(
         f"unknown bot {spec!r}; choose one of: {', '.join(_BUILTIN)}{more}, "
         "or path/to/file.py:Class, package.module:Class, cmd:COMMAND")
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot by name: ``"random"`` (seeded with ``seed``), ``"greedy"``,
+    ``"expectimax"`` (its defaults), ``"expectimax-v1"`` (the fixed baseline:
+    depth 1, 256 samples, greedy playouts, win bonus 2) or ``"best"`` (the
+    strongest bot measured, :data:`BEST_SETTINGS`); ``expectimax:D`` for depth
+    D, or ``expectimax:depth=D,samples=N,leaf=rollout|estimate,win=W,halving=0|1,
+    time=MS,stop=Z,plan=K`` (any of them); ``best:key=value,...`` changes
+    settings of the best bot (``best:time=200``).
+    Any other bot specification (``path/to/file.py:Class``,
+    ``package.module:Class``, a name registered under the ``gostop.bots`` entry
+    points, ``cmd:COMMAND``) is resolved by :func:`resolve_bot`;
+    an unknown one raises :class:`~gostop_core.errors.BotSpecError` (a ValueError)."""
+    if not isinstance(name, str):
+        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
+    key = name.strip().lower()
+    if key in BOT_NAMES or key.startswith(SETTINGS_PREFIXES):
+        return make_builtin_bot(key, seed)
+
+    return resolve_bot(name).make(seed)

@@ -1,0 +1,163 @@
+"""The expectimax bot: a search over sampled deals of the unseen cards, in C
+(:mod:`gostop_core.bots.search`, docs/search.md)."""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+
+from gostop_core.bots.base import Bot
+from gostop_core.bots.search import CHANCE_SEAT, MAX_DEPTH, MAX_PLAN, MAX_SAMPLES, search_fields
+from gostop_core.cards import CARD_CODES
+from gostop_core.game import PlayerView
+from gostop_core.moves import Move
+from gostop_core.notation import parse_view
+from gostop_core.rules import Rules
+
+__all__ = ["ExpectimaxBot", "RankedMove"]
+
+
+# ---------------------------------------------------------------- the expectimax bot
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A legal move with its expected value (net points for the seat, by the
+    search's model) and its principal line: the move, then the typical
+    continuation (``flip:5A`` a card turned from the stock, ``p1:7J1`` a move
+    of seat 1, plain moves the seat's own)."""
+
+    move: Move
+    value: float
+    line: tuple[str, ...]
+    #: Deals of the unseen cards the value averages (fewer for a move the
+    #: successive halving dropped early).
+    samples: int = 0
+
+    def as_dict(self) -> dict:
+        return {"move": str(self.move), "value": round(self.value, 4), "line": list(self.line),
+                "samples": self.samples}
+
+
+def _line_entry(seat: int, viewer: int, code: int) -> str:
+
+    if seat == CHANCE_SEAT:
+        return f"flip:{CARD_CODES[code]}"
+    text = str(Move.from_code(code))
+    return text if seat == viewer else f"p{seat}:{text}"
+
+
+class ExpectimaxBot(Bot):
+    """Expectimax search from the bot's view (:mod:`gostop_core.bots.search`, in C).
+
+    The other hands are dealt at random from the unseen cards (``samples``
+    deals; every root move is searched on the same deals and its values
+    averaged).  Max nodes for the bot's own decisions, a chance node for every
+    flip (each stock card equally likely), the other seats playing the greedy
+    bot's policy, ``depth`` turns deep (1: the bot's own turn with its flip;
+    2: also the next seat's), then the leaf value: with ``leaf="rollout"`` (the
+    default) the hand played out to its end by the greedy policy for every
+    seat, with ``leaf="estimate"`` a fitted estimate of the net points from each
+    seat's score, pile progress and hand size (docs/search.md).  A won hand
+    counts ``win_bonus`` more and a lost one ``win_bonus`` less, so that among
+    moves of about equal points the bot prefers the one more likely to win.
+    The sampling is seeded by ``seed`` and the view itself, so the bot never
+    depends on hidden cards and repeats its choices.  A single legal move is
+    played without a search.
+
+    Budgets: ``time_ms`` (> 0) stops the sampling after that many milliseconds
+    (the result then depends on the machine's speed); ``stop_z`` (> 0) stops
+    it once the best move leads every other by ``stop_z`` standard errors
+    (deterministic).  ``plan`` (> 0) plans the bot's own later Go/Stop
+    decisions inside the playouts with ``plan`` nested playouts per Go, on
+    fresh deals of the cards it cannot see there.
+
+    Settings can also be given by name to :func:`make_bot`:
+    ``expectimax:depth=2,samples=64,leaf=estimate,win=0,time=200,stop=2.5,plan=4``."""
+
+    name = "expectimax"
+
+    #: Defaults: depth in turns, determinizations per decision, leaf value and
+    #: win bonus (measured in docs/strength.md).
+    DEPTH = 1
+    SAMPLES = 256
+    LEAF = "rollout"
+    WIN_BONUS = 2.0
+    #: Leaf values accepted.
+    LEAVES = ("rollout", "estimate")
+
+    def __init__(self, seed: int | None = None, depth: int | None = None,
+                 samples: int | None = None, leaf: str | None = None,
+                 win_bonus: float | None = None, halving: bool = False,
+                 time_ms: float = 0.0, stop_z: float = 0.0, plan: int = 0):
+        self.seed = seed
+        self.halving = bool(halving)
+        self.time_ms = float(time_ms)
+        self.stop_z = float(stop_z)
+        self.plan = int(plan)
+        if not (math.isfinite(self.time_ms) and self.time_ms >= 0):
+            raise ValueError(f"expectimax time must be 0 (no limit) or more milliseconds, "
+                             f"got {time_ms}")
+        if not (math.isfinite(self.stop_z) and self.stop_z >= 0):
+            raise ValueError(f"expectimax stop must be 0 (off) or a positive number, got {stop_z}")
+        if not 0 <= self.plan <= MAX_PLAN:
+            raise ValueError(f"expectimax plan must be 0..{MAX_PLAN}, got {plan}")
+        self.depth = self.DEPTH if depth is None else int(depth)
+        self.samples = self.SAMPLES if samples is None else int(samples)
+        self.leaf = self.LEAF if leaf is None else leaf
+        self.win_bonus = self.WIN_BONUS if win_bonus is None else float(win_bonus)
+        if not 1 <= self.depth <= MAX_DEPTH:
+            raise ValueError(f"expectimax depth must be 1..{MAX_DEPTH}, got {self.depth}")
+        if not 1 <= self.samples <= MAX_SAMPLES:
+            raise ValueError(f"expectimax samples must be 1..{MAX_SAMPLES}, got {self.samples}")
+        if self.leaf not in self.LEAVES:
+            raise ValueError(f"expectimax leaf must be one of {', '.join(self.LEAVES)}, "
+                             f"got {self.leaf!r}")
+        if not math.isfinite(self.win_bonus):
+            raise ValueError(f"expectimax win bonus must be a finite number, got {self.win_bonus}")
+        self.nodes = 0
+
+    def analyse(self, view: PlayerView | str) -> list[RankedMove]:
+        """Every legal move of the view's seat (which must be the one to move),
+        best first, with its value and principal line.  ``view`` is a
+        :class:`PlayerView` or a player-view string."""
+
+
+        text = view if isinstance(view, str) else view.to_str()
+        rules, fields = parse_view(text)
+        seed = zlib.crc32(text.encode()) ^ ((self.seed or 0) * 0x9E3779B1)
+        result = search_fields(rules, fields, self.depth, self.samples, seed,
+                               rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
+                               halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
+                               plan=self.plan, **self.search_options(rules, fields))
+        self.last_samples = result["samples"]
+        self.last_stopped = result["stopped"]
+        self.nodes += result["nodes"]
+        seat = fields["seat"]
+        ranked = [RankedMove(Move.from_code(code), value,
+                             tuple(_line_entry(s, seat, c) for s, c in line), count)
+                  for (code, value, line), count in zip(result["moves"], result["counts"])]
+        # the moves searched longest first (the halving's survivors), then best
+        # first; equal values keep generation order
+        return sorted(ranked, key=lambda r: (-r.samples, -r.value))
+
+    def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
+        """More keyword arguments of ``search_fields`` (a subclass's playout
+        model: :class:`gostop_core.bots.learned.LearnedBot`); none here."""
+        return {}
+
+    def choose(self, view: PlayerView, legal: list[Move]) -> Move:
+        if not legal:
+            raise ValueError("no legal move to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.analyse(view)
+        allowed = set(legal)
+        for r in ranked:
+            if r.move in allowed:
+                return r.move
+        return legal[0]
+
+
