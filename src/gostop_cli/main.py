@@ -561,6 +561,8 @@ from gostop_cli.engine import engine  # noqa: E402
 cli.add_command(engine)
 from gostop_cli.selfplay import selfplay  # noqa: E402
 cli.add_command(selfplay)
+from gostop_cli.train import train  # noqa: E402
+cli.add_command(train)
 
 
 def main() -> None:  # pragma: no cover - for ``python -m gostop_cli.main``
