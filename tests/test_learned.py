@@ -35,7 +35,7 @@ def decision_views(presets=("casual", "traditional", "family"), games=3, seed=0)
                 while not game.is_over():
                     legal = list(game.legal_moves)
                     if len(legal) > 1:
-                        yield game, game.view(game.turn)
+                        yield legal, game.view(game.turn)
                     game.push(rng.choice(legal))
 
 
@@ -50,10 +50,10 @@ def test_the_c_policy_scores_moves_as_numpy_does_with_the_same_weights():
     model = random_policy(1)
     w = np.array(model.policy_weights)
     checked = 0
-    for game, view in decision_views():
+    for legal, view in decision_views():
         rules, fields = parse_view(view.to_str())
         codes, feats = view_features(rules, fields)
-        assert codes == [m.code for m in game.legal_moves]
+        assert codes == [m.code for m in legal]
         c_codes, c_scores = model.scores(rules, fields)
         assert c_codes == codes
         np.testing.assert_allclose(c_scores, feats @ w, rtol=1e-12, atol=1e-12)
@@ -73,11 +73,11 @@ def test_the_c_value_is_the_dot_product_of_the_value_features():
 
 
 def test_the_greedy_feature_marks_the_greedy_bots_move():
-    for game, view in list(decision_views(presets=("casual", "standard")))[:150]:
+    for legal, view in list(decision_views(presets=("casual", "standard")))[:150]:
         rules, fields = parse_view(view.to_str())
         codes, feats = view_features(rules, fields)
         assert feats[:, 0].sum() == 1.0
-        greedy = GreedyBot().choose(view, list(game.legal_moves))
+        greedy = GreedyBot().choose(view, legal)
         assert codes[int(np.argmax(feats[:, 0]))] == greedy.code
 
 
@@ -261,3 +261,44 @@ def test_the_policy_fit_recovers_the_weights_that_made_the_choices():
     w2, _ = fit_policy(X, offsets, np.array(choice), l2=0.0)
     assert np.array_equal(w, w2)
     assert 0.5 < stats["accuracy"] < 1.0
+
+
+# ---------------------------------------------------------------- gostop train
+def test_gostop_train_writes_weights_the_bot_loads(tmp_path):
+    from click.testing import CliRunner
+    from gostop_cli.main import cli
+    data, out = tmp_path / "d.jsonl", tmp_path / "w.json"
+    result = CliRunner().invoke(cli, ["train", "--expert", "expectimax:samples=2", "--games", "2",
+                                      "--seed", "7", "--data", str(data), "--out", str(out),
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["games"] == 2 and report["seeds"] == [7, 8]
+    header = load_weights(out)["header"]
+    assert header["command"].startswith("gostop train --expert expectimax:samples=2 --games 2")
+    bot = make_bot(f"learned:samples=2,weights={out}")
+    game = Game("casual", 2, seed=3)
+    play_game(game, [bot, make_bot("greedy")])
+    assert game.is_over()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--expert", "nosuchbot"], "--expert"),
+    (["--seed", "999999", "--games", "5"], "1,000,000"),
+    (["--games", "0"], "No such file"),
+])
+def test_gostop_train_reports_bad_input_on_one_line(tmp_path, args, message):
+    from click.testing import CliRunner
+    from gostop_cli.main import cli
+    result = CliRunner().invoke(cli, ["train", "--data", str(tmp_path / "d.jsonl"),
+                                      "--out", str(tmp_path / "w.json"), *args])
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) <= 3
+
+
+def test_gostop_train_help_has_an_example():
+    from click.testing import CliRunner
+    from gostop_cli.main import cli
+    result = CliRunner().invoke(cli, ["train", "--help"])
+    assert result.exit_code == 0 and "gostop train --expert" in result.output

@@ -378,6 +378,16 @@ cdef int _own_state(Rules rules, dict fields, GameStateC* st) except -1:
     return 0
 
 
+cdef void _counted_state(dict fields, GameStateC* st):
+    """The public state of a view; each hidden hand is stand-in bits of its size
+    (the value features count a hidden hand's cards, nothing more)."""
+    cdef int q
+    fill_public(st, fields, fields["seat"])
+    for q in range(st.nplayers):
+        if q != fields["seat"]:
+            st.hand[q] = (<uint64_t>1 << fields["hand_counts"][q]) - 1
+
+
 def view_features(Rules rules, dict fields):
     """``(codes, features)`` of the legal moves of a view's seat (which must be
     the one to move; ``parse_view`` fields): the move codes in generation order
@@ -402,12 +412,7 @@ def view_value_features(Rules rules, dict fields):
     its seat; every one is public."""
     cdef GameStateC st
     cdef double f[VALUE_FEATURES]
-    cdef int q
-    fill_public(&st, fields, fields["seat"])
-    for q in range(st.nplayers):
-        if q != fields["seat"]:
-            # the features count a hidden hand's cards only: stand-in bits of its size
-            st.hand[q] = (<uint64_t>1 << fields["hand_counts"][q]) - 1
+    _counted_state(fields, &st)
     value_features(&st, &rules.c, fields["seat"], f)
     return np.array([f[j] for j in range(VALUE_FEATURES)], dtype=np.float64)
 
@@ -519,7 +524,7 @@ cdef class LearnedPolicy:
     def value(self, Rules rules, dict fields) -> float:
         """The learned value of a view for its seat."""
         cdef GameStateC st
-        fill_public(&st, fields, fields["seat"])
+        _counted_state(fields, &st)
         return learned_value(&st, &rules.c, fields["seat"], &self.m)
 
     def weight(self, Rules rules, dict fields, hands) -> float:
