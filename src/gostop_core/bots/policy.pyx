@@ -31,7 +31,7 @@ from gostop_core.cards cimport (
 from gostop_core.rules cimport Rules, RulesC, rules_threshold
 from gostop_core.scoring cimport score_total, junk_value
 from gostop_core.movegen cimport (
-    GameStateC, generate_moves, MAX_MOVES, MAX_PLAYERS, PHASE_OVER,
+    GameStateC, generate_moves, MAX_MOVES, MAX_PLAYERS, PHASE_OVER, PHASE_GO_STOP,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     move_kind, move_card, move_target,
@@ -131,8 +131,15 @@ cdef void move_features(const GameStateC* s, const RulesC* r, const uint16_t* mo
         return
     if n > MAX_MOVES:
         n = MAX_MOVES
-    gi = policy_move(s, r, moves, n)
     greedy_values(s, r, moves, n, gv)
+    if s.phase == PHASE_GO_STOP:
+        gi = policy_move(s, r, moves, n)  # the greedy rule of thumb, no values
+    else:
+        # policy_move's choice from the same values: the first of the highest
+        gi = 0
+        for i in range(1, n):
+            if gv[i] > gv[gi]:
+                gi = i
     thr = rules_threshold(r, active_seats(s))
     opp = best_opponent(s, r, p)
     if opp >= 0:
