@@ -17,7 +17,8 @@ from setuptools.command.build_ext import build_ext
 
 # the compiled modules, by dotted name under gostop_core: the rules core first,
 # then the searches of the bots
-MODULES = ["cards", "rules", "scoring", "movegen", "sampling", "core", "gameloop",
+MODULES = ["cards", "rules", "scoring", "movegen", "settlement", "state", "sampling", "core",
+           "gameloop",
            "bots.search", "bots.policy", "bots.ismcts"]
 
 SANITIZE = os.environ.get("GOSTOP_SANITIZE", "") not in ("", "0")

@@ -18,7 +18,7 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/src"
 cp setup.py pyproject.toml "$WORK/"
 cp -r src/gostop_core src/gostop_cli "$WORK/src/"
-rm -f "$WORK"/src/gostop_core/*.so "$WORK"/src/gostop_core/*.c
+find "$WORK/src" \( -name "*.so" -o -name "*.c" \) -delete
 python -c "import Cython, setuptools" 2>/dev/null || python -m pip install -q 'cython>=3.0.8' 'setuptools>=77'
 (cd "$WORK" && GOSTOP_SANITIZE=1 python setup.py -q build_ext --inplace >/dev/null 2>&1)
 

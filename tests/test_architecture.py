@@ -106,15 +106,16 @@ def test_no_import_circles_among_python_modules():
 # Python files, so the .pyx/.pxd imports are checked here.
 COMPILED_LAYERS = {
     "gostop_core.cards": 0, "gostop_core.rules": 0, "gostop_core.guard": 0,
-    "gostop_core.scoring": 1, "gostop_core.movegen": 2, "gostop_core.sampling": 3,
-    "gostop_core.gameloop": 3, "gostop_core.core": 4,
+    "gostop_core.scoring": 1, "gostop_core.gamestate": 1, "gostop_core.settlement": 2,
+    "gostop_core.movegen": 3, "gostop_core.state": 4, "gostop_core.sampling": 4,
+    "gostop_core.gameloop": 5, "gostop_core.core": 6,
     "gostop_core.bots.search": 10, "gostop_core.bots.policy": 11, "gostop_core.bots.ismcts": 11,
     "gostop_core.envs.vector": 20,
 }
 # Python modules a compiled module may import, with the layer they stand at.
 PYTHON_LAYERS = {
-    "gostop_core.errors": 0, "gostop_core.moves": 3, "gostop_core.events": 3,
-    "gostop_core.notation": 3, "gostop_core.view": 5, "gostop_core.game": 6,
+    "gostop_core.errors": 0, "gostop_core.moves": 5, "gostop_core.events": 5,
+    "gostop_core.notation": 5, "gostop_core.view": 7, "gostop_core.game": 8,
 }
 # Upward imports of the boundary functions that build Python objects for a
 # caller above (they run only when called, after everything is imported).

@@ -110,3 +110,63 @@ def test_the_board_module_reads_no_input():
     for module in (board, narration):
         source = open(module.__file__, encoding="utf-8").read()
         assert "input(" not in source and "prompt" not in source.replace("prompt.py", "")
+
+
+def with_captured(preset: str, seat0: list[str], seat1: list[str] = (), extra: str = "",
+                  seed: int = 1) -> Game:
+    """The deal of ``seed`` with ``seat0``/``seat1`` moved into the captured piles
+    (from wherever they were dealt), and ``extra`` position tokens appended."""
+    tokens = dict(t.split("=", 1) for t in Game(preset, 2, seed=seed).position().split()[1:])
+    moved = set(seat0) | set(seat1)
+
+    def strip(cards: str) -> str:
+        kept = [c for c in cards.split(",") if c not in moved and c != "-"]
+        return ",".join(kept) or "-"
+    tokens["field"] = strip(tokens["field"])
+    tokens["stock"] = strip(tokens["stock"])
+    tokens["hands"] = "|".join(strip(h) for h in tokens["hands"].split("|"))
+    piles = [strip(c) for c in tokens["captured"].split("|")]
+    for i, cards in enumerate((seat0, seat1)):
+        if cards:
+            piles[i] = ",".join([c for c in piles[i].split(",") if c != "-"] + list(cards))
+    tokens["captured"] = "|".join(piles)
+    text = "gostop/1 " + " ".join(f"{k}={v}" for k, v in tokens.items())
+    return Game.from_position(f"{text} {extra}".strip())
+
+
+def test_set_progress_and_scores_are_on_the_board():
+    game = with_captured("casual", ["2A", "4A", "1R", "2R", "1J1", "3J1", "11D"],
+                         ["1B", "3B"])
+    text = board_text(game.view(0), width=100, names=["You", "Bot 1"])
+    # junk: 1J1, 3J1, 11D (2) and X2 (2), the bonus card the casual deal gave the dealer
+    assert "You: godori 2/3 · hongdan 2/3 · ribbons 2/5 · animals 2/5 · junk 6/10" in text
+    assert "Bot 1: brights 2/3" in text
+
+
+def test_a_rain_ribbon_that_does_not_count_is_marked_with_the_reason():
+    cards = ["12R", "4R"]
+    standard = board_text(with_captured("standard", cards).view(0), width=100)
+    assert "12R*" in standard
+    assert "12R*: the rain ribbon counts toward no ribbon score under standard rules" in standard
+    casual = board_text(with_captured("casual", cards).view(0), width=100)
+    assert "12R*" not in casual and "rain ribbon" not in casual
+
+
+def test_the_sake_cup_counted_as_junk_is_said_on_the_board():
+    junk = ["1J1", "1J2", "2J1", "2J2", "3J1", "3J2", "4J1", "4J2"]
+    game = with_captured("casual", ["9A"] + junk)
+    text = board_text(game.view(0), width=120)
+    assert "9A→pi" in text
+    assert "9A→pi: the sake cup counts as 2 junk, not as an animal (it scores more so)" in text
+    alone = board_text(with_captured("casual", ["9A", "1J1"]).view(0), width=120)
+    assert "9A→pi" not in alone  # as an animal it scores no less: it stays an animal
+
+
+def test_the_multipliers_in_force_are_on_the_board():
+    game = with_captured("traditional", ["1J1"], extra="shaken=9|- stake=1")
+    text = board_text(game.view(0), width=120, names=["You", "Bot 1"])
+    assert "In force: You shook 9 (x2 if you win) · nagari stakes x2" in text
+    # public: the other seat sees it too
+    assert "In force: Seat 0 shook 9 (x2 if Seat 0 wins)" in board_text(game.view(1), width=120)
+    plain = with_captured("traditional", ["1J1"])
+    assert "In force" not in board_text(plain.view(0), width=120)

@@ -23,7 +23,8 @@ from click.testing import CliRunner
 from gostop_cli.main import cli
 from gostop_core import Game, PositionError, Rules, RulesError, parse_position, parse_view
 from gostop_core.cards import CARD_CODES
-from gostop_core.movegen import CHIPS_CAP, DEBUG_BUILD, PAY_CAP, SHIFT_CAP, CoreState
+from gostop_core.movegen import CHIPS_CAP, DEBUG_BUILD, PAY_CAP, SHIFT_CAP
+from gostop_core.state import CoreState
 from gostop_core.notation import MAX_SEAT_COUNT, MAX_TURNS
 from gostop_core.testing.perft_suite import SuiteError, parse_suite
 from gostop_core.bots.search import MAX_DEPTH, search_fields
@@ -69,7 +70,8 @@ def test_a_hand_of_every_card_stays_within_the_move_array():
     # them within its proven bound (12 months x 9 + 3 = 111 <= 128).
     proc = run_child("""
         from gostop_core import Rules
-        from gostop_core.movegen import CoreState, move_parts, KIND_SHOWDOWN, KIND_SHAKE
+        from gostop_core.movegen import move_parts, KIND_SHOWDOWN, KIND_SHAKE
+        from gostop_core.state import CoreState
         rules = Rules("standard", showdown=1, threshold_2p=1, junk_min=1, animal_min=1, ribbon_min=1)
         hand = ((1 << 50) - 1) & ~(1 << 0 | 1 << 8)
         f = dict(nplayers=2, dealer=0, to_move=0, phase=0, flip_card=None, winner=None, points=0,
@@ -150,7 +152,8 @@ GWANG_SHOWDOWN = (GWANGPALLI_DEAL.replace("phase=play", "phase=showdown:3B") + "
 def test_a_showdown_of_a_caller_out_of_play_ends_in_the_core():
     proc = run_unchecked(f"""
         from gostop_core import Game
-        from gostop_core.movegen import CoreState, KIND_ACCEPT, encode_move
+        from gostop_core.movegen import KIND_ACCEPT, encode_move
+        from gostop_core.state import CoreState
         from gostop_core.notation import parse_position
         rules, f = parse_position({GWANG_SHOWDOWN!r})
         f["showdown_caller"] = 3        # around the parser: the sitter asks
@@ -194,7 +197,8 @@ def test_random_playouts_on_a_state_without_moves():
     # that is not over.
     proc = run_child("""
         from gostop_core import Game
-        from gostop_core.movegen import CoreState
+        from gostop_core.state import CoreState
+
         g = Game("casual", 2, seed=1)
         f = g._core.to_fields()
         f["hands"] = [f["hands"][0] | f["hands"][1], 0]
@@ -368,6 +372,7 @@ def test_odd_digits_at_the_play_prompt(typed):
     assert "There is no choice" in result.stdout
 
 
+@pytest.mark.slow  # a long match through the CLI
 def test_a_match_of_many_drawn_hands_ends_cleanly():
     # 21 drawn hands in a row: the stake passed what the engine takes.  Whatever
     # the cap, the command ends with a result (exit 0) or one line (exit 2).

@@ -295,6 +295,7 @@ def test_a_long_run_of_drawn_hands_never_stops_the_match():
     assert m.nagari_streak >= 1 and m.stake_doublings == min(m.nagari_streak, MAX_STAKE_DOUBLINGS)
 
 
+@pytest.mark.slow  # thirty hands through the CLI
 def test_gostop_play_survives_thirty_hands_of_mostly_drawn_hands():
     """Seed 001: "If the previous deal ended with no winner (nagari) the payment is
     doubled." Through the CLI: thirty hands where most are drawn play to the end

@@ -155,8 +155,8 @@ def test_the_in_game_hint_of_a_stop_matches_the_menu(monkeypatch, capsys):
     run_game(game, [None, "greedy"], seed=0, pause=False)
     out = capsys.readouterr().out
     assert f"win {sv['base']} points" in out
-    line = next(ln for ln in out.splitlines() if re.match(r"\s+\d+\. stop ", ln))
-    assert float(line.split()[2]) == pytest.approx(sv["base"])
+    value = re.search(r"^\s+\d+\) stop +([+-]\d+\.\d\d)   ", out, re.M).group(1)
+    assert float(value) == pytest.approx(sv["base"])
 
 
 # ---------------------------------------------------------------- 3. every move, public lines
@@ -167,7 +167,7 @@ def test_the_in_game_hint_lists_every_move_and_no_hidden_card(monkeypatch, capsy
     run_game(game, [None, "greedy"], seed=0, pause=False)
     out = capsys.readouterr().out
     assert f"Hint: all {len(legal)} moves" in out
-    rows = re.findall(r"^\s+\d+\. (\S+) +[+-]\d+\.\d\d   (.*)$", out, re.M)
+    rows = re.findall(r"^\s+\d+\) (\S+) +[+-]\d+\.\d\d   (.*)$", out, re.M)
     assert sorted(m for m, _ in rows) == sorted(legal)
     view = game.view(0)
     known = set(view.hand.codes()) | set(view.field.codes())
@@ -193,6 +193,24 @@ def test_gostop_hint_text_shows_no_sampled_card():
     assert "values: expected net points from here" in out
 
 
+def test_the_in_game_hint_is_keyed_by_the_menu_numbers(monkeypatch, capsys):
+    # gostop play --seed 7 (issue 25): the hint listed "2. 7J2" while menu item 2) was
+    # 3J2; now each hinted move carries its menu number, best first
+    game = Match("casual", 2, 7).new_hand()
+    legal = list(game.legal_moves)
+    scripted(monkeypatch, "?\nq\n")
+    run_game(game, [None, "greedy"], seed=0, pause=False)
+    out = capsys.readouterr().out
+    assert "The numbers are the menu's" in out
+    hint = out[out.index("Hint: all"):]
+    rows = re.findall(r"^\s+(\d+)\) (\S+) +([+-]\d+\.\d\d)   ", hint, re.M)
+    assert len(rows) == len(legal)
+    for number, move, _ in rows:
+        assert str(legal[int(number) - 1]) == move
+    values = [float(v) for _, _, v in rows]
+    assert values == sorted(values, reverse=True)
+
+
 # ---------------------------------------------------------------- 4. flow
 def test_between_turns_the_wait_says_continue():
     out = invoke("play", "--seed", "5", input="1\n" * 400).stdout
@@ -206,7 +224,9 @@ def test_a_bot_dealer_moves_after_you_have_seen_the_board():
 
 
 def test_one_choice_is_confirmed_not_chosen_from_1_to_1():
-    for seed in range(40):
+    # The search starts at seed 25, the first standard deal (of seeds 0-39) in
+    # which always playing menu item 1 meets a single-choice decision.
+    for seed in range(25, 40):
         out = invoke("play", "--rules", "standard", "--seed", str(seed), "--no-pause",
                      input="1\n" * 400).stdout
         assert "Choose 1-1 " not in out
@@ -253,7 +273,7 @@ def test_cards_in_words():
     assert re.search(r"\(\w{3} (junk|bright|animal|ribbon|double junk)", out)
     korean = invoke("play", "--rules", "traditional", "--seed", "75", "--dealer", "0",
                     "--korean", input="").stdout
-    assert "월" in korean and "Field  " in korean
+    assert "월" in korean and "바닥  " in korean
 
 
 def test_card_colours_suit_dark_and_light_terminals():
@@ -391,3 +411,149 @@ def test_in_a_terminal_practice_takes_back_a_move():
     assert re.search(rf"Taken back: your {re.escape(chosen)}\b", plain)
     first_prompt = re.search(r"Choose 1-\d+ or type a move", plain).group(0)
     assert plain.count(first_prompt) >= 2
+
+
+# ---------------------------------------------------------------- 7. first screen, stale texts
+def test_the_first_screen_names_the_rules_and_how_to_get_matgo():
+    out = invoke("play", "--seed", "7", input="q\n").stdout
+    head = out[:out.index("You are seat 0")]
+    assert "Rules: casual, quick screen rules" in head
+    assert "Matgo, the full Korean rules: gostop play --rules standard" in head
+    standard = invoke("play", "--seed", "7", "--rules", "standard", input="q\n").stdout
+    assert "Rules: standard, the full Korean rules (Matgo)" in standard
+    assert "gostop play --rules standard" not in standard
+
+
+def test_the_help_names_the_best_bot_not_a_greedy_one():
+    for args in ([], ["play"]):
+        out = invoke(*args, "--help").stdout
+        assert "against a greedy bot" not in out
+        assert "against the best bot" in out
+
+
+@pytest.mark.parametrize("preset", ["standard", "traditional"])
+def test_four_players_under_a_two_or_three_player_preset_says_what_to_set(preset):
+    result = invoke("play", "--rules", preset, "--players", "4")
+    assert result.exit_code == 2
+    err = result.stderr.strip()
+    assert len(err.splitlines()) == 1
+    assert "--set allow_4p=1 --set gwangpalli=1" in err
+    result = invoke("play", "--rules", preset, "--players", "4", "--set", "gwangpalli=1")
+    assert result.exit_code == 2
+    assert "set both: --set allow_4p=1 --set gwangpalli=1" in result.stderr
+    # and what it says works
+    result = invoke("play", "--rules", preset, "--players", "4", "--set", "allow_4p=1",
+                    "--set", "gwangpalli=1", "--auto", "--quiet", "--seed", "3")
+    assert result.exit_code == 0, result.output
+
+
+def test_the_replay_says_you_play(tmp_path):
+    saved = tmp_path / "games.jsonl"
+    invoke("play", "--seed", "5", "--no-pause", "--save", str(saved), input="1\n" * 400)
+    out = invoke("replay", str(saved), input="\n\n\n\nq\n").stdout
+    assert "You play" in out
+    assert "You plays" not in out
+
+
+# ---------------------------------------------------------------- 8. fewer Enters: --redraw
+@pytest.mark.parametrize("players", [3, 4])
+def test_redraw_needs_no_enter_between_your_moves(players):
+    result = invoke("play", "--players", str(players), "--seed", "7", "--redraw",
+                    "--bot", "greedy", input="1\n" * 400)
+    out = result.stdout
+    assert result.exit_code == 0 and "Hand over" in out
+    # the only prompts are your decisions: no Enter between them
+    assert "Press Enter" not in out
+    prompts = re.findall(r"^(?:Choose 1-\d+ or type a move|Type 1 \(or Enter\) to confirm): ",
+                         out, re.M)
+    assert len(prompts) == len(re.findall(r"^\S.*: \d+$", out, re.M))
+    # every bot turn is told on the next screen, once, in the panel of the turns since
+    # your last move
+    bot_turns = re.findall(r"^│ Turn \d+ · Bot \d \(greedy\): ", out, re.M)
+    assert bot_turns and len(bot_turns) == len(set(bot_turns))
+    assert "Since your last move" in out
+    assert "Turn 2 · Bot 1" not in out.split("Since your last move")[0]
+
+
+def test_scroll_waits_after_every_turn_as_before():
+    out = invoke("play", "--players", "3", "--seed", "7", "--scroll", "--bot", "greedy",
+                 input="1\n" * 400).stdout
+    assert "Press Enter to continue (q quits)" in out
+    assert "Since your last move" not in out
+
+
+def test_redraw_is_the_default_only_at_a_terminal(monkeypatch):
+    from gostop_cli import main as main_module
+    assert main_module.on_a_terminal() is False  # the test runner's streams are no terminal
+    out = invoke("play", "--players", "3", "--seed", "7", input="1\n" * 400).stdout
+    assert "Press Enter to continue" in out
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+def test_the_screens_fit_80_columns(preset, players):
+    out = invoke("play", "--rules", preset, "--players", str(players), "--seed", "9",
+                 "--redraw", "--bot", "greedy", input="1\n" * 400,
+                 env={"COLUMNS": "80"}).stdout
+    assert "Hand over" in out or "Standings" in out
+    too_wide = [line for line in out.splitlines() if len(line) > 80]
+    assert too_wide == []
+
+
+# ---------------------------------------------------------------- 9. --korean, the whole screen
+#: English words a Korean screen may keep: what the player types (moves and command
+#: keys), the preset and bot names, and the command line it quotes.
+TYPED = {"casual", "traditional", "standard", "family", "greedy", "best", "gostop", "play",
+         "rules", "Enter", "hint", "help", "board", "position", "quit", "undo", "flip",
+         "fliponly", "stop", "shake", "bomb", "view"}
+
+
+def english_words(screen: str) -> set[str]:
+    """Words of three or more Latin letters on a screen, card codes and typed words aside."""
+    text = re.sub(r"(?<![A-Za-z0-9])((1[0-2]|[1-9])[BARJD]\d?|X[23])(?![A-Za-z0-9])", " ",
+                  screen)
+    text = re.sub(r"gostop-view/1 .*", "", text)  # the view string 'p' prints
+    return {w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in TYPED}
+
+
+@pytest.mark.parametrize("preset,players", PRESET_PLAYERS)
+@pytest.mark.parametrize("flow", ["--redraw", "--scroll"])
+def test_korean_translates_the_whole_screen(preset, players, flow):
+    out = invoke("play", "--rules", preset, "--players", str(players), "--seed", "11",
+                 "--korean", flow, "--bot", "greedy", "--hands", "2",
+                 input="1\n" * 600).stdout
+    assert "판 끝" in out and "순위" in out  # the hand and the match were played out
+    assert english_words(out) == set(), sorted(english_words(out))
+    # column heads, prompts and events are Korean
+    for word in ("이름", "손패", "바닥", "내 차례:", "중에서 고르거나 수를 입력", "점수"):
+        assert word in out, word
+
+
+def test_korean_commands_hint_and_help():
+    out = invoke("play", "--seed", "7", "--korean", "--scroll",
+                 input="?\nh\nb\nzz\n99\nq\n").stdout
+    assert english_words(out) == set(), sorted(english_words(out))
+    assert "힌트: 가능한 수" in out and "번호는 메뉴의 번호" in out
+    assert "? 힌트 · h 도움말 · b 판 · p 포지션 · q 끝내기" in out
+    assert "99번 선택지는 없음" in out
+
+
+def test_a_take_back_under_redraw_tells_no_turn_taken_back():
+    out = invoke("play", "--players", "3", "--seed", "7", "--redraw", "--practice", "--bot",
+                 "greedy", input="2\nu\n2\nq\n").stdout
+    assert "Taken back: your" in out
+    after = out[out.index("Taken back: your"):]
+    # the next screen comes after your decision again, with only the turns since it
+    assert "Since your last move" in after
+    panels = after.split("Since your last move")[1:]
+    for panel in panels:
+        turns = re.findall(r"^│ Turn (\d+) · ", panel.split("╰")[0], re.M)
+        assert turns == sorted(set(turns), key=int)
+
+
+def test_korean_showdowns():
+    # standard with the showdown option, seeds 1-6: showdowns are asked and answered
+    out = "".join(invoke("play", "--rules", "standard", "--set", "showdown=1", "--players", "3",
+                         "--seed", str(seed), "--korean", "--scroll", "--bot", "greedy",
+                         input="1\n" * 400).stdout for seed in range(1, 7))
+    assert "쇼다운" in out
+    assert english_words(out) <= {"showdown", "accept", "refuse"}, english_words(out)

@@ -11,10 +11,12 @@ pytest.importorskip("mypy")
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen",
+            "gostop_core.state",
             "gostop_core.bots.ismcts", "gostop_core.core", "gostop_core.gameloop",
             "gostop_core.envs.vector"]
 
 
+@pytest.mark.slow  # mypy's stubtest: about half a minute
 def test_stubs_match_compiled_modules():
     result = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", *COMPILED,
@@ -23,6 +25,7 @@ def test_stubs_match_compiled_modules():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow  # mypy over the package: about half a minute
 def test_python_modules_type_check(tmp_path):
     import gostop_core
     package = Path(gostop_core.__file__).parent

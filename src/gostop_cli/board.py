@@ -35,6 +35,16 @@ from gostop_core.cards import (
 )
 from gostop_core.scoring import Score, score as score_pile
 
+from gostop_cli.korean import translate
+from gostop_cli.tally import (
+    in_force_text, moved_to_junk, pile_notes, progress_text, uncounted,
+)
+
+
+def _t(text: str, korean: bool) -> str:
+    """``text`` in Korean with ``korean`` (:func:`gostop_cli.korean.translate`)."""
+    return translate(text) if korean else text
+
 __all__ = [
     "KIND_STYLE", "KIND_WORD", "card_text", "cards_text", "with_kind", "seat_names",
     "render_board", "board_text", "to_text", "standings_text", "family_target",
@@ -125,16 +135,26 @@ def month_word(month: int, korean: bool = False) -> str:
     return f"{month}월" if korean else MONTH_ABBR[month]
 
 
+#: The colours of the kinds in Korean.
+KIND_COLOUR_KO = {"B": "주황", "A": "초록", "R": "빨강", "J": "무색", "D": "청록", "X": "자홍"}
+
+
 def kinds_legend(korean: bool = False) -> Text:
-    """The kinds of cards, each in its colour, for the help screen (with their
-    Korean names with ``korean``)."""
-    out = Text("Cards: ", style="bold")
+    """The kinds of cards, each in its colour, for the help screen (in Korean
+    with ``korean``)."""
+    out = Text("패: " if korean else "Cards: ", style="bold")
     for i, kind in enumerate(KIND_STYLE):
         if i:
             out.append(" · ", style="dim")
         out.append(kind, style=KIND_STYLE[kind])
-        ko = f" {KIND_NAMES[kind][1]}" if korean else ""
-        out.append(f" {KIND_WORD[kind]}{ko} ({KIND_COLOUR[kind]})")
+        if korean:
+            out.append(f" {KIND_NAMES[kind][1]} ({KIND_COLOUR_KO[kind]})")
+        else:
+            out.append(f" {KIND_WORD[kind]} ({KIND_COLOUR[kind]})")
+    if korean:
+        out.append("\n패 코드는 달(1-12)과 종류: 8B = 8월 광, 11D = 11월 쌍피; J1/J2는 같은 달의 "
+                   "두 피를 가름.", style="dim")
+        return out
     out.append("\nA code is the month (1-12) and the kind: 8B = August bright, 11D = "
                "November double junk; J1/J2 tell two junk cards of a month apart.", style="dim")
     return out
@@ -186,11 +206,15 @@ def family_target(game: Game | PlayerView) -> int:
     return int(deck) // game.players
 
 
-def goal_text(source: Game | PlayerView) -> str:
+def goal_text(source: Game | PlayerView, korean: bool = False) -> str:
     """What the hand is played for, in a few words."""
     rules = source.rules
     if not rules.go_stop:
+        if korean:
+            return f"패 점수, 본전 {family_target(source)}"
         return f"card points, break-even {family_target(source)}"
+    if korean:
+        return f"{rules.threshold(source.players)}점부터 고/스톱"
     return f"Go/Stop at {rules.threshold(source.players)} points"
 
 
@@ -247,35 +271,42 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
     turns = v.turns
 
     head = Text()
-    where = f"hand {hand_no} of {hands} · " if hands > 1 else ""
-    seed_part = f"seed {seed} · " if seed is not None else ""
-    head.append(f"{rules.preset} · {n} players · {where}{seed_part}"
-                f"turn {turns + 1} · stock {v.stock_count} · {goal_text(v)}")
+    if korean:
+        where = f"{hands}판 중 {hand_no}번째 판 · " if hands > 1 else ""
+        seed_part = f"시드 {seed} · " if seed is not None else ""
+        head.append(f"{rules.preset} · {n}인 · {where}{seed_part}{turns + 1}번째 차례 · "
+                    f"더미 {v.stock_count}장 · {goal_text(v, korean)}")
+    else:
+        where = f"hand {hand_no} of {hands} · " if hands > 1 else ""
+        seed_part = f"seed {seed} · " if seed is not None else ""
+        head.append(f"{rules.preset} · {n} players · {where}{seed_part}"
+                    f"turn {turns + 1} · stock {v.stock_count} · {goal_text(v)}")
     if v.stake_doublings:
-        head.append(f" · {stake_text(v.stake_doublings)}", style="bold magenta")
+        head.append(f" · {_t(stake_text(v.stake_doublings), korean)}", style="bold magenta")
 
     family = bool(rules.family_scoring)
     chips_col = rules.payment == 1 or hands > 1
     table = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False,
                   header_style="bold")
     table.add_column("", no_wrap=True)
-    table.add_column("Player", no_wrap=True)
-    table.add_column("Hand", justify="right")
+    table.add_column(_t("Player", korean), no_wrap=True)
+    table.add_column(_t("Hand", korean), justify="right")
     for pile in PILES:
-        table.add_column(pile.capitalize(), ratio=2 if pile == "junk" else 1)
-    table.add_column("Pts", justify="right")
+        table.add_column(_t(pile.capitalize(), korean), ratio=2 if pile == "junk" else 1)
+    table.add_column(_t("Pts", korean), justify="right")
     if rules.go_stop:
-        table.add_column("Go", justify="right")
+        table.add_column(_t("Go", korean), justify="right")
     if chips_col:
-        table.add_column({0: "Won", 2: "Bal."}.get(rules.payment, "Chips"), justify="right")
+        table.add_column(_t({0: "Won", 2: "Bal."}.get(rules.payment, "Chips"), korean),
+                         justify="right")
     for s in range(n):
         piles = _piles(v, s, scores[s])
         marker = Text()
         marker.append("▶" if v.to_move == s and not over else " ", style="bold green")
         marker.append("D" if v.dealer == s else " ", style="bold")
-        name = Text(names[s], style="bold" if s == v.seat else "")
+        name = Text(_t(names[s], korean), style="bold" if s == v.seat else "")
         for note in seat_notes(v, s):
-            name.append("\n" + note, style="magenta")
+            name.append("\n" + _t(note, korean), style="magenta")
         pts = Text(str(scores[s].total), style="bold")
         if family and scores[s].family_set_bonus:
             pts.append(f"+{scores[s].family_set_bonus}", style="magenta")
@@ -288,23 +319,43 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
         table.add_row(*row)
 
     parts: list[RenderableType] = [head, Text(), field_text(v, korean), Text(), table]
+    progress = [(s, progress_text(v, s, scores[s], korean)) for s in range(n)]
+    progress = [(s, text) for s, text in progress if text]
+    if progress:
+        parts.append(Text())
+        for s, text in progress:
+            line = Text(f"{_t(names[s], korean)}: ", style="bold")
+            line.append_text(text)
+            parts.append(line)
+    forced = in_force_text(v, [_t(name, korean) for name in names], korean)
+    if forced:
+        parts.append(forced)
+    parts += pile_notes(v, scores, korean)
     shown = range(n) if open_hands else [v.seat]
     for s in shown:
         cards = game.hand(s).codes() if game is not None and open_hands else v.hand.codes()
         who = "Your hand" if names[s] == "You" else f"{names[s]}'s hand"
-        line = Text(f"{who}  ", style="bold")
-        line.append_text(hand_text(cards, korean) if cards else Text("(empty)", style="dim"))
+        line = Text(f"{_t(who, korean)}  ", style="bold")
+        line.append_text(hand_text(cards, korean) if cards
+                         else Text(_t("(empty)", korean), style="dim"))
         owed = v.flip_only[s]
         if owed and not over:
-            how = "to use when you like" if rules.bomb_flip_only_optional else "forced"
-            line.append(f"   ({owed} flip-only turn{'s' if owed > 1 else ''} owed: {how})",
-                        style="dim")
+            optional = rules.bomb_flip_only_optional
+            if korean:
+                owed_text = (f"   (뒤집기만 하는 차례 {owed}번 남음: "
+                             f"{'원할 때 씀' if optional else '강제'})")
+            else:
+                how = "to use when you like" if optional else "forced"
+                owed_text = f"   ({owed} flip-only turn{'s' if owed > 1 else ''} owed: {how})"
+            line.append(owed_text, style="dim")
         parts += [Text(), line]
     to_move = "-" if over else labels[v.to_move]
-    title = Text(f" Go-Stop · to play: {to_move} ", style="bold")
+    title = Text(f" 고스톱 · 칠 차례: {_t(to_move, korean)} " if korean
+                 else f" Go-Stop · to play: {to_move} ", style="bold")
     legend = "D = dealer  ▶ = to play"
     if family:
         legend = "Pts = card points (+ set bonus)  " + legend
+    legend = _t(legend, korean)
     return Panel(Group(*parts), title=title, title_align="left",
                  subtitle=legend, subtitle_align="right")
 
@@ -320,7 +371,7 @@ def field_text(v: PlayerView, korean: bool = False) -> Text:
     """The field, grouped by month; a played card waiting on its pair for the
     flip and the stacks (three cards of a month) are marked."""
     rules = v.rules
-    field = Text("Field  ", style="bold")
+    field = Text(_t("Field", korean) + "  ", style="bold")
     months: dict[int, list[str]] = {}
     bonus_on_field: list[str] = []
     for code in v.field.codes():
@@ -343,7 +394,8 @@ def field_text(v: PlayerView, korean: bool = False) -> Text:
                 field.append("[")
                 field.append_text(cards_text([pending[1], pending[0] or ""], sep="+"))
                 field.append("]")
-                field.append(" pair waits for the flip", style="italic")
+                field.append(" 뒤집기를 기다리는 짝" if korean else " pair waits for the flip",
+                             style="italic")
                 if rest:
                     field.append(" ")
                     field.append_text(cards_text(rest))
@@ -352,16 +404,16 @@ def field_text(v: PlayerView, korean: bool = False) -> Text:
                 field.append("[")
                 field.append_text(cards_text(codes + extra))
                 field.append("]")
-                field.append(" stack", style="bold italic")
+                field.append(" 더미" if korean else " stack", style="bold italic")
             else:
                 field.append_text(cards_text(codes))
     else:
-        field.append("(empty)", style="dim")
+        field.append(_t("(empty)", korean), style="dim")
     if bonus_on_field:
         field.append("  ·  ", style="dim")
         field.append_text(cards_text(bonus_on_field))
     if v.flip_card:
-        field.append("    flipped: ", style="bold")
+        field.append("    뒤집은 패: " if korean else "    flipped: ", style="bold")
         field.append_text(card_text(v.flip_card))
     return field
 
@@ -396,36 +448,46 @@ def seat_notes(v: PlayerView, seat: int) -> list[str]:
 
 
 def _piles(v: PlayerView, seat: int, sc: Score) -> dict[str, Text]:
-    """The captured pile of a seat, grouped by kind, with the counted totals."""
+    """The captured pile of a seat, grouped by kind, with the counted totals.  A card
+    the score moves (9A or 5A counted as junk) stands in the junk column marked
+    ``9A→pi``; a card that counts for nothing under the rules (12R where the rain
+    ribbon does not count) is marked ``12R*`` (:func:`pile_notes` says why)."""
     groups: dict[str, list[str]] = {p: [] for p in PILES}
+    moved = moved_to_junk(sc)
     for code in v.captured[seat].codes():
-        pile = PILE_OF_KIND[card_kind(code)]
-        if code == "9A" and sc.sake_cup_as_junk:
-            pile = "junk"
-        if code == "5A" and sc.bridge_as_junk:
-            pile = "junk"
+        pile = "junk" if code in moved else PILE_OF_KIND[card_kind(code)]
         groups[pile].append(code)
     counts = {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons,
               "junk": sc.junk}
+    dead = uncounted(v.rules)
     out = {}
     for pile in PILES:
         if not groups[pile]:
             out[pile] = Text("-", style="dim")
             continue
-        text = cards_text(groups[pile])
+        text = Text()
+        for i, code in enumerate(groups[pile]):
+            if i:
+                text.append(" ")
+            text.append_text(card_text(code))
+            if code in moved:
+                text.append("→pi", style="bold")
+            elif code in dead:
+                text.append("*", style="bold")
         if not (v.rules.family_scoring and pile == "junk"):
             text.append(f" ({counts[pile]})", style="dim")
         out[pile] = text
     return out
 
 
-def standings_text(game: Game, names: Sequence[str]) -> Text:
+def standings_text(game: Game, names: Sequence[str], korean: bool = False) -> Text:
     """One line: every seat's points (and Go calls)."""
-    text = Text("Points  " if game.rules.go_stop else "Card points  ", style="dim")
+    text = Text(_t("Points" if game.rules.go_stop else "Card points", korean) + "  ",
+                style="dim")
     for seat in range(game.players):
         if seat:
             text.append(" · ", style="dim")
-        text.append(f"{names[seat]}: {game.score(seat).total}")
+        text.append(f"{_t(names[seat], korean)}: {game.score(seat).total}")
         gos = game.go_count(seat)
         if gos:
             text.append(f" ({gos} Go)")
@@ -447,9 +509,19 @@ def report_lines(game: Game, outcome: Outcome, names: list[str]) -> list[str]:
 
 
 def report_renderables(game: Game, outcome: Outcome, names: list[str],
-                       last: bool = False) -> list[RenderableType]:
+                       last: bool = False, korean: bool = False) -> list[RenderableType]:
     """The outcome of a hand: who won and why, points by category, each
-    multiplier and why, the chips each player paid or won."""
+    multiplier and why, the chips each player paid or won (in Korean with
+    ``korean``)."""
+    parts = _report_renderables(game, outcome, names, last, korean)
+    if not korean:
+        return parts
+    return [Text(translate(p.plain), style=p.style) if isinstance(p, Text) else p
+            for p in parts]
+
+
+def _report_renderables(game: Game, outcome: Outcome, names: list[str],
+                        last: bool, korean: bool) -> list[RenderableType]:
     rules = game.rules
     parts: list[RenderableType] = []
     lines = report_lines(game, outcome, names)
@@ -464,7 +536,7 @@ def report_renderables(game: Game, outcome: Outcome, names: list[str],
     for line in rest:
         parts.append(Text(line))
     if outcome.reason == "family":
-        parts += [family_table(game, names), family_caption(game)]
+        parts += [family_table(game, names, korean), family_caption(game)]
     reasons = sorted({why for ws in (outcome.settlement or {}).get("reasons", []) for why in ws})
     if reasons:
         blank = len(parts)
@@ -490,7 +562,12 @@ def report_renderables(game: Game, outcome: Outcome, names: list[str],
     return parts
 
 
-def family_table(game: Game, names: list[str]) -> Table:
+#: The heads of the family table in Korean.
+FAMILY_HEADS_KO = {"Player": "이름", "Brights": "광", "Ribbons": "띠", "Animals": "열끗",
+                   "Card points": "패 점수", "Set bonus": "세트 보너스", "Balance": "잔액"}
+
+
+def family_table(game: Game, names: list[str], korean: bool = False) -> Table:
     """Family rules: each player's card points, set bonuses and balance."""
     n = game.players
     outcome = game.outcome()
@@ -498,10 +575,11 @@ def family_table(game: Game, names: list[str]) -> Table:
     table = Table(box=None, padding=(0, 1), header_style="bold")
     for col in ("Player", "Brights", "Ribbons", "Animals", "Card points", "Set bonus",
                 "Balance"):
-        table.add_column(col, justify="left" if col == "Player" else "right", no_wrap=True)
+        table.add_column(FAMILY_HEADS_KO[col] if korean else col,
+                         justify="left" if col == "Player" else "right", no_wrap=True)
     for seat in range(n):
         sc = score_pile(game.captured(seat), game.rules)
-        table.add_row(names[seat], str(sc.bright_points), str(sc.ribbon_points),
+        table.add_row(_t(names[seat], korean), str(sc.bright_points), str(sc.ribbon_points),
                       str(sc.animal_points), str(sc.total),
                       f"{sc.family_set_bonus} x{n - 1}" if sc.family_set_bonus else "-",
                       signed(outcome.chips[seat]))
@@ -528,21 +606,41 @@ PRESET_SUMMARY = {
 }
 
 
-def rules_line(rules: Rules) -> Text:
+#: The presets in Korean.
+PRESET_SUMMARY_KO = {
+    "casual": "간단한 화면 규칙: 짝은 바로 먹음, 보너스 패, 폭탄; 뻑·흔들기·박 없음",
+    "traditional": "2-3인 칩 게임: 뻑, 쓸·뺏기, 흔들기, 박; 보너스 패 없음",
+    "standard": "한국 정식 규칙 (맞고): 보너스 패, 뻑, 뺏기, 흔들기, 박; 칩",
+    "family": "패 점수, 고/스톱 없음: 더미를 다 치고 똑같은 몫과 비교",
+}
+
+
+def rules_line(rules: Rules, korean: bool = False) -> Text:
     """One line: the rules in force, in words (and any field changed by --set)."""
     token = rules_to_token(rules)
-    out = Text("Rules: ", style="bold")
-    out.append(f"{rules.preset}, ")
-    out.append(PRESET_SUMMARY.get(rules.preset, "a custom set of rules"))
+    out = Text("규칙: " if korean else "Rules: ", style="bold")
+    base = rules.preset.split("+")[0]  # the preset a --set change starts from
+    out.append(f"{base}, ")
+    summary = PRESET_SUMMARY_KO if korean else PRESET_SUMMARY
+    out.append(summary.get(base, "따로 정한 규칙" if korean else "a custom set of rules"))
     _, plus, changed = token.partition("+")
     if plus:
-        out.append(f"; changed: {changed.replace('+', ', ')}")
+        out.append(f"; {'바꾼 것' if korean else 'changed'}: {changed.replace('+', ', ')}")
+    if base != "standard":
+        out.append("\n" + _t("Matgo, the full Korean rules: gostop play --rules standard",
+                             korean), style="dim")
     return out
 
 
-def match_header(preset: str, players: int, hands: int, seed: int) -> Text:
+def match_header(preset: str, players: int, hands: int, seed: int,
+                 korean: bool = False) -> Text:
     """The first line of ``gostop play``."""
     head = Text()
+    if korean:
+        head.append("고스톱", style="bold")
+        count = f" · {hands}판" if hands > 1 else ""
+        head.append(f" · {preset} 규칙 · {players}인{count} · 시드 {seed}")
+        return head
     head.append("Go-Stop (고스톱)", style="bold")
     count = f" · {hands} hands" if hands > 1 else ""
     head.append(f" · {preset} rules · {players} players{count} · seed {seed}")
@@ -550,18 +648,21 @@ def match_header(preset: str, players: int, hands: int, seed: int) -> Text:
 
 
 def ledger_table(match: Match, names: list[str], last: Sequence[int] | None,
-                 wins: Sequence[int]) -> Table:
+                 wins: Sequence[int], korean: bool = False) -> Table:
     """The chips of every seat: this hand's and the match total, best first."""
     table = Table(box=None, padding=(0, 2), header_style="bold")
     table.add_column("#", justify="right")
-    table.add_column("Player")
+    table.add_column("이름" if korean else "Player")
     if last is not None:
-        table.add_column("This hand", justify="right")
-    table.add_column({0: "Points won", 2: "Balance"}.get(match.rules.payment, "Chips"),
-                     justify="right")
-    table.add_column("Hands won", justify="right")
+        table.add_column("이번 판" if korean else "This hand", justify="right")
+    if korean:
+        total_head = {0: "딴 점수", 2: "잔액"}.get(match.rules.payment, "칩")
+    else:
+        total_head = {0: "Points won", 2: "Balance"}.get(match.rules.payment, "Chips")
+    table.add_column(total_head, justify="right")
+    table.add_column("이긴 판" if korean else "Hands won", justify="right")
     for rank, (seat, total) in enumerate(match.standings(), 1):
-        row = [str(rank), names[seat]]
+        row = [str(rank), _t(names[seat], korean)]
         if last is not None:
             row.append(signed(last[seat]))
         row += [signed(total), str(wins[seat])]

@@ -20,6 +20,7 @@ from gostop_core.testing.lockstep import EngineDisagreement, reference_game
 from gostop_core.notation import rules_to_token
 from gostop_core.testing.perft_suite import SuiteEntry, SuiteError, SuiteResult, check_suite, parse_suite
 from gostop_cli.analyse import analyse
+from gostop_cli.prompt import isatty
 from gostop_cli.analysis import arena, hint
 from gostop_cli.replay import replay_cmd
 from gostop_cli.options import (  # noqa: F401  (re-exported: older imports from main)
@@ -69,7 +70,7 @@ def cli() -> None:
 
     \b
     Examples:
-      gostop play                         # you against a greedy bot
+      gostop play                         # you against the best bot
       gostop play --players 3 --seed 7    # two bots, a replayable deal
       gostop deal --seed 7                # the position string of a deal
       gostop perft --seed 7 --depth 4 --divide
@@ -100,13 +101,14 @@ def split_bot_names(text: str) -> list[str]:
 
 @cli.command(epilog="""\b
 Examples:
-  gostop play                               # you (seat 0) against a greedy bot
+  gostop play                               # you (seat 0) against the best bot
+  gostop play --rules standard              # Matgo: the full Korean rules
   gostop play --rules traditional --hands 5 # a five-hand match for chips
   gostop play --players 3 --bot greedy,random --seed 42
   gostop play --auto --players 4 --no-pause # bots on every seat, a demo
   gostop play --auto --quiet --rules standard --hands 10
   gostop play --auto --quiet --reference --hands 20  # checked by the reference
-  gostop play --practice --korean           # take decisions back, Korean card names
+  gostop play --practice --korean           # take decisions back, in Korean
   gostop play --hands 3 --save games.jsonl  # keep every hand; see gostop replay
   gostop play --bot my_bot.py:MyBot          # your own Python bot (docs/bots.md)
   gostop play --bot "cmd:python3 mybot.py"   # a bot program (docs/protocol.md)
@@ -148,6 +150,12 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "latest month deals (default: at night, the earliest).")
 @click.option("--no-pause", is_flag=True,
               help="Do not wait for Enter after each turn (the report after a hand still waits).")
+@click.option("--redraw/--scroll", default=None,
+              help="--redraw: no Enter between turns; at each of your moves the screen is "
+                   "redrawn: the turns played since your last move, the board, your choices. "
+                   "--scroll: each turn is printed as it ends and the game waits for Enter "
+                   "(--no-pause skips the waits). Default: --redraw on a terminal, --scroll "
+                   "when the input or the output is redirected.")
 @click.option("--auto", is_flag=True,
               help="A bot plays seat 0 too (greedy, or the first of --bot when it names "
                    "one bot per seat); implies --no-pause.")
@@ -162,13 +170,14 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
               help="Practice: 'u' takes back your last decision and 'p' also shows the "
                    "full position (a real game allows neither).")
 @click.option("--korean", is_flag=True,
-              help="Name cards and months in Korean (8월 광) in the menus and on the board.")
+              help="The whole screen in Korean: the board, the prompts, the menus, the events "
+                   "and the reports (cards as 8월 광); moves are still typed as codes.")
 @click.option("--save", metavar="FILE", type=click.Path(dir_okay=False),
               help="Append each finished hand's record to FILE (JSON Lines, docs/records.md), "
                    "for 'gostop replay' and 'gostop analyse'.")
 def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None, hands: int,
          bots: str, move_time: float, dealer: int | None, daytime: bool, no_pause: bool,
-         auto: bool, quiet: bool, reference: bool, practice: bool, korean: bool,
+         redraw: bool | None, auto: bool, quiet: bool, reference: bool, practice: bool, korean: bool,
          save: str | None) -> None:
     """Play Go-Stop in the terminal: you are seat 0, bots hold the others.  One
     hand, or a match of --hands hands with a chip ledger."""
@@ -201,7 +210,14 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
         raise click.BadParameter(
             f"{len(names)} bots named for {players - 1} bot seat(s)", param_hint="'--bot'")
     seats: list[str | None] = [first if auto else None] + seat_bots
-    rules = make_rules(preset, overrides)
+    try:
+        rules = make_rules(preset, overrides)
+        rules.check_players(players)
+    except CommandError as exc:
+        raise CommandError(four_player_advice(exc.message, preset, players)) from None
+    except GoStopError as exc:
+        raise CommandError(four_player_advice(" ".join(str(exc).split()), preset,
+                                              players)) from None
     if dealer is not None and dealer >= players:
         raise click.BadParameter(f"seat {dealer} is not a seat of a {players}-player game",
                                  param_hint="'--dealer'")
@@ -217,12 +233,30 @@ def play(players: int, preset: str, overrides: tuple[str, ...], seed: int | None
         with sigterm_closes_bots():
             code = run_match(match, seats, hands, pause=not (no_pause or auto), quiet=quiet,
                              seed_given=seed is not None, reference=reference,
-                             practice=practice, korean=korean, move_time=move_time, save=save)
+                             practice=practice, korean=korean, move_time=move_time, save=save,
+                             redraw=on_a_terminal() and not auto if redraw is None else redraw)
     except EngineDisagreement as exc:
         raise click.ClickException(str(exc)) from None  # exit code 1
     except (GoStopError, ValueError) as exc:  # a match the engine cannot go on with
         raise CommandError(" ".join(str(exc).split())) from None
     sys.exit(code)
+
+
+def on_a_terminal() -> bool:
+    """Whether the person plays at a terminal: input and output both are one."""
+    return isatty(sys.stdin) and isatty(sys.stdout)
+
+
+def four_player_advice(message: str, preset: str, players: int) -> str:
+    """An error about four players or gwangpalli, with what to set: the presets for two
+    and three play four-handed only as gwangpalli (the seat before the dealer sits out)."""
+    if "gwangpalli" in message and "allow_4p" in message:
+        return f"{message}; set both: --set allow_4p=1 --set gwangpalli=1"
+    if players == 4 and "not allowed" in message:
+        return (f"{message}; four players play {preset} as gwangpalli, the seat before the "
+                "dealer sitting out each hand: --set allow_4p=1 --set gwangpalli=1 "
+                "(casual and family seat four as they are)")
+    return message
 
 
 # ---------------------------------------------------------------- deal
@@ -561,6 +595,8 @@ from gostop_cli.engine import engine  # noqa: E402
 cli.add_command(engine)
 from gostop_cli.selfplay import selfplay  # noqa: E402
 cli.add_command(selfplay)
+from gostop_cli.svg_cmd import svg_cmd  # noqa: E402
+cli.add_command(svg_cmd)
 from gostop_cli.train import train  # noqa: E402
 cli.add_command(train)
 

@@ -31,6 +31,7 @@ from gostop_cli.board import (
     family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
     report_renderables, rules_line, seat_names, you_grammar, signed, stake_text, standings_text,
 )
+from gostop_cli.korean import name_ko, translate
 from gostop_cli.narration import Narrator, verb
 from gostop_cli.prompt import (
     EndOfInput, QuitGame, ask, command_of, help_text, isatty, legend_text, read_decision,
@@ -50,8 +51,13 @@ class Session:
                  console: Console | None = None, bots: Sequence[Bot | None] | None = None,
                  hand_no: int = 1, hands: int = 1, ledger: Sequence[int] | None = None,
                  in_match: bool = False, lockstep: Lockstep | None = None,
-                 practice: bool = False, korean: bool = False):
+                 practice: bool = False, korean: bool = False, redraw: bool = False):
         self.game = game
+        #: --redraw: no Enter between turns; at each of the person's moves the screen
+        #: is cleared and redrawn: the board, the turns since their last move, the menu
+        self.redraw = redraw
+        self.recent: list[list[Event]] = []  # finished turns not shown yet (redraw)
+        self.screens = 0  # screens drawn (the first one keeps the lines above it)
         #: --practice: decisions may be taken back ('u'), the full position shown ('p')
         self.practice = practice
         self.korean = korean
@@ -82,6 +88,10 @@ class Session:
         self.echo = not isatty(sys.stdin)
 
     # ---------------------------------------------------------------- output
+    def t(self, text: str) -> str:
+        """``text`` as the screen says it: in Korean with ``--korean``."""
+        return translate(text) if self.korean else text
+
     def out(self, item: RenderableType) -> None:
         if not self.quiet:
             self.console.print(item)
@@ -112,7 +122,7 @@ class Session:
         if not self.pause:
             return
         undo = "u takes back, " if self.practice and self.checkpoints else ""
-        text = self.ask(f"Press Enter to continue ({undo}q quits) ").strip()
+        text = self.ask(self.t(f"Press Enter to continue ({undo}q quits) ")).strip()
         command = command_of(text)
         if command == "quit":
             self.leave()
@@ -138,13 +148,46 @@ class Session:
             if ev.kind not in ("dealt_bonus",):
                 seat = ev.player
                 break
-        body = Text("\n".join(self.narrator.event_lines(events)))
+        body = Text("\n".join(self.t(line) for line in self.narrator.event_lines(events)))
         if done:
             body.append("\n")
-            body.append_text(standings_text(self.game, self.names))
-        self.out(Panel(body, title=Text(f" Turn {events[-1].turn + 1} · {self.label(seat)} ",
-                                        style="bold"),
+            body.append_text(standings_text(self.game, self.names, self.korean))
+        title = self.t(f"Turn {events[-1].turn + 1} · {self.label(seat)}")
+        self.out(Panel(body, title=Text(f" {title} ", style="bold"),
                        title_align="left", border_style="blue"))
+
+    def recent_panel(self) -> Panel:
+        """The turns played since the person's last move, a few lines each, and the
+        points (``--redraw``); the turns are then counted as shown."""
+        body = Text()
+        for events in self.recent:
+            seat = next((ev.player for ev in events if ev.kind != "dealt_bonus"),
+                        events[0].player)
+            body.append(self.t(f"Turn {events[-1].turn + 1} · {self.label(seat)}: "),
+                        style="bold")
+            lines = [you_grammar(line) for line in self.narrator.event_lines(events)]
+            own = f"{self.names[seat]} "
+            if self.korean:
+                lines = [self.t(line) for line in lines]
+                own = f"{name_ko(self.names[seat])}: "
+            # the turn's player is named once, before its lines
+            lines = [line[len(own):] if line.startswith(own) else line for line in lines]
+            body.append("; ".join(lines) + "\n")
+        body.append_text(standings_text(self.game, self.names, self.korean))
+        self.recent = []
+        title = "Since your last move" if self.is_human(self.viewer) else "The last turns"
+        return Panel(body, title=Text(f" {self.t(title)} ", style="bold"), title_align="left",
+                     border_style="blue")
+
+    def screen(self) -> None:
+        """``--redraw``: a fresh screen (the first one keeps the lines above it):
+        the turns since the person's last move, then the board."""
+        if self.screens:
+            self.console.clear()
+        self.screens += 1
+        if self.recent:
+            self.console.print(self.recent_panel())
+        self.console.print(self.board())
 
     def feed(self, events: Sequence[Event]) -> None:
         """Show each finished turn as a panel, then pause."""
@@ -152,11 +195,14 @@ class Session:
         for i, ev in enumerate(events):
             self.turn_events.append(ev)
             if ev.kind == "turn_end":
-                self.show_turn(self.turn_events)
+                if self.redraw:
+                    self.recent.append(self.turn_events)
+                else:
+                    self.show_turn(self.turn_events)
                 self.turn_events = []
                 self.shown = 0
                 # forced turns (flip-only) may follow in the same batch: pause between
-                if not self.game.is_over() or i + 1 < len(events):
+                if not self.redraw and (not self.game.is_over() or i + 1 < len(events)):
                     self.wait()
 
     def show_progress(self) -> None:
@@ -164,7 +210,7 @@ class Session:
         new = self.turn_events[self.shown:]
         if new:
             for line in self.narrator.event_lines(self.turn_events, live=True)[-len(new):]:
-                self.console.print(Text(line))
+                self.console.print(Text(self.t(line)))
         self.shown = len(self.turn_events)
 
     def push(self, move: Move) -> None:
@@ -182,34 +228,40 @@ class Session:
         grid.add_column(no_wrap=True, style="bold")
         grid.add_column()
         for i, move in enumerate(legal, 1):
-            grid.add_row(Text(f"  {i})", style="bold"), str(move), self.narrator.describe(view, move))
+            grid.add_row(Text(f"  {i})", style="bold"), str(move),
+                         self.t(self.narrator.describe(view, move)))
         self.console.print(grid)
-        self.console.print(legend_text(self.commands()))
+        self.console.print(legend_text(self.commands(), self.korean))
 
     def human_move(self, seat: int, legal: list[Move]) -> Move:
         g = self.game
         view = g.view(seat)
+        if self.redraw and self.recent and g.phase != "play":
+            self.console.print(self.recent_panel())  # turns before a decision out of turn
         if g.phase == "play":
             if self.board_turn != g.turns:
-                self.console.print(self.board())
+                if self.redraw:
+                    self.screen()
+                else:
+                    self.console.print(self.board())
                 self.board_turn = g.turns
-            self.console.print(Text("Your move:", style="bold"))
+            self.console.print(Text(self.t("Your move:"), style="bold"))
         elif g.phase == "flip":
-            self.console.print(Text(f"The flipped {g.flip_card} matches two field cards: "
-                                    "which one does it take?", style="bold"))
+            self.console.print(Text(self.t(f"The flipped {g.flip_card} matches two field cards: "
+                                           "which one does it take?"), style="bold"))
             if view.played_card and view.played_target:
-                self.console.print(Text(
+                self.console.print(Text(self.t(
                     f"(Your {view.played_card} waits on {view.played_target}: the pair is "
-                    "taken once this flip is settled.)", style="dim"))
+                    "taken once this flip is settled.)"), style="dim"))
         elif g.phase == "gostop":
-            self.console.print(Text(
-                f"You have {g.score(seat).total} points ({g.threshold()} needed): Go or Stop?",
+            self.console.print(Text(self.t(
+                f"You have {g.score(seat).total} points ({g.threshold()} needed): Go or Stop?"),
                 style="bold dark_orange3"))
         elif g.phase == "showdown":
             asker = "-" if view.showdown_caller is None else self.names[view.showdown_caller]
-            self.console.print(Text(
+            self.console.print(Text(self.t(
                 f"{asker} asks for a showdown, showing {view.showdown_card}, another player's "
-                "win-card: receive it or refuse?", style="bold"))
+                "win-card: receive it or refuse?"), style="bold"))
         self.print_options(view, legal)
 
         def redraw() -> None:
@@ -217,45 +269,53 @@ class Session:
             self.print_options(view, legal)
 
         def show_help() -> None:
-            self.console.print(help_text(self.commands()))
+            self.console.print(help_text(self.commands(), self.korean))
             self.console.print(kinds_legend(self.korean))
             self.print_options(view, legal)
 
-        handlers = {"hint": lambda: self.show_hint(view), "help": show_help,
+        handlers = {"hint": lambda: self.show_hint(view, legal), "help": show_help,
                     "board": redraw, "position": lambda: self.show_position(seat),
                     "quit": self.leave}
         if self.practice:
             handlers["undo"] = self.take_back
-        return read_decision(self.console, g, seat, legal, echo=self.echo, handlers=handlers)
+        return read_decision(self.console, g, seat, legal, echo=self.echo, handlers=handlers,
+                             translate=self.t)
 
     def commands(self) -> list[str]:
         """The commands offered at a decision (see :data:`gostop_cli.prompt.COMMANDS`)."""
         return ["hint", "help", "board", "position"] + (["undo"] if self.practice else []) + [
             "quit"]
 
-    def show_hint(self, view: PlayerView) -> None:
+    def show_hint(self, view: PlayerView, legal: Sequence[Move] | None = None) -> None:
         """'?': the expectimax bot's ranking of every legal move, from this view
-        only, in the payout's units; the line shows only what the seat may know."""
+        only, in the payout's units; the line shows only what the seat may know.
+        Each move carries its number in the menu (``legal``), so a number typed
+        after the hint plays the move the hint shows under that number."""
         ranked = hint_moves(view)
         unit = payout_unit(view.rules)
         stop = " (a Stop: what it pays)" if view.rules.go_stop else ""
-        self.console.print(Text(f"Hint: all {len(ranked)} moves, best first, with the net {unit} "
-                                f"each should bring you from here{stop}, then a likely line "
-                                "(flip = a card from the stock):", style="bold"))
+        menu = {move: i for i, move in enumerate(legal or [r.move for r in ranked], 1)}
+        self.console.print(Text(self.t(
+            f"Hint: all {len(ranked)} moves, best first, with the net {unit} each should "
+            f"bring you from here{stop}, then a likely line (flip = a card from the stock). "
+            "The numbers are the menu's:"), style="bold"))
         width = max(len(str(r.move)) for r in ranked)
+        digits = len(str(len(menu)))
         known = view.hand.codes() + view.field.codes()
-        for i, r in enumerate(ranked, 1):
+        for r in ranked:
             rest = public_line(r.line[1:], self.names, known)
-            self.console.print(Text(f"  {i:>2}. {str(r.move):<{width}} {r.value:+7.2f}   "
-                                    f"{' '.join(rest)}"))
+            number = menu.get(r.move)
+            key = f"{number:>{digits}})" if number is not None else " " * (digits + 1)
+            self.console.print(Text(self.t(f"  {key} {str(r.move):<{width}} {r.value:+7.2f}   "
+                                           f"{' '.join(rest)}")))
 
     def show_position(self, seat: int) -> None:
         """'p': the seat's view string (for ``gostop hint``); in practice, also the
         full position (every hand and the stock)."""
-        self.console.print(Text("Your view (gostop hint takes it):", style="bold"))
+        self.console.print(Text(self.t("Your view (gostop hint takes it):"), style="bold"))
         self.console.print(Text(self.game.view(seat).to_str()), soft_wrap=True)
         if self.practice:
-            self.console.print(Text("Full position (every hand and the stock order):",
+            self.console.print(Text(self.t("Full position (every hand and the stock order):"),
                                     style="bold"))
             self.console.print(Text(self.game.position()), soft_wrap=True)
 
@@ -274,6 +334,7 @@ class Session:
         while len(g.move_stack) > moves:
             taken.append(g.pop())
         self.narrator.placed = placed
+        self.recent = []  # the turns taken back are not told again
         self.turn_events = events
         self.shown = shown
         self.board_turn = -1
@@ -287,19 +348,21 @@ class Session:
     def intro(self) -> None:
         g = self.game
         if not self.in_match:
-            self.console.print(match_header(g.rules.preset, g.players, 1, self.seed))
+            self.console.print(match_header(g.rules.preset, g.players, 1, self.seed,
+                                            self.korean))
             if not self.quiet:
-                self.console.print(rules_line(g.rules))
+                self.console.print(rules_line(g.rules, self.korean))
             if not self.seed_given:
                 self.console.print(Text(f"Replay this game with --seed {self.seed}", style="dim"))
         if self.quiet:
             return
         if self.hands > 1:
-            self.out(Rule(Text(f" Hand {self.hand_no} of {self.hands} ", style="bold")))
+            self.out(Rule(Text(f" {self.t(f'Hand {self.hand_no} of {self.hands}')} ",
+                               style="bold")))
         if self.hand_no == 1:
             opponents = ", ".join(self.label(s) for s in range(g.players) if s != self.viewer)
             seat0 = "You are seat 0" if self.is_human(0) else f"Seat 0 is {self.label(0)}"
-            self.say(f"{seat0}; against {opponents}.")
+            self.say(self.t(f"{seat0}; against {opponents}."))
         dealer = self.label(g.dealer)
         you = self.is_human(g.dealer)
         line = f"{dealer} deal{'' if you else 's'} and play{'' if you else 's'} first."
@@ -308,12 +371,12 @@ class Session:
         else:
             line += (f"  No Go/Stop: the stock is played out and card points are counted "
                      f"against {family_target(g)} (break-even).")
-        self.say(line)
+        self.say(self.t(line))
         if g.stake_doublings:
-            self.say(f"After the drawn hand(s) before: {stake_text(g.stake_doublings)}.",
+            self.say(self.t(f"After the drawn hand(s) before: {stake_text(g.stake_doublings)}."),
                      style="bold magenta")
         for ev in g.deal_events():
-            self.say(you_grammar(ev.describe(self.names)), style="dim")
+            self.say(self.t(you_grammar(ev.describe(self.names))), style="dim")
         if not g.is_over() and (not self.is_human(self.viewer) or not self.is_human(g.dealer)):
             # a demo, or a bot plays first: the board before its move (the person's
             # board is drawn before each of their decisions)
@@ -367,7 +430,9 @@ class Session:
         # what follows the last turn (a drawn hand, the scoring of a played-out
         # hand) is told by the report
         rest = [ev for ev in self.turn_events if ev.kind not in ("draw", "hand_end")]
-        if rest:
+        if rest and self.redraw:
+            self.recent.append(self.turn_events)
+        elif rest:
             self.show_turn(self.turn_events)
         self.turn_events = []
         self.finish()
@@ -378,12 +443,17 @@ class Session:
         assert outcome is not None
         if self.quiet:
             return
-        self.console.print(self.board())
+        if self.redraw:
+            self.screen()
+        else:
+            self.console.print(self.board())
         title = (f" Hand {self.hand_no} of {self.hands} is over " if self.hands > 1
                  else " Hand over ")
         last = self.in_match and self.hand_no == self.hands
-        self.console.print(Panel(Group(*report_renderables(g, outcome, self.names, last)),
-                                 title=Text(title, style="bold"), title_align="left",
+        self.console.print(Panel(Group(*report_renderables(g, outcome, self.names, last,
+                                                           self.korean)),
+                                 title=Text(f" {self.t(title.strip())} ", style="bold"),
+                                 title_align="left",
                                  border_style="green"))
 
 
@@ -407,18 +477,19 @@ def forfeit_exit(console: Console, exc: BotError, what: str) -> int:
 def run_game(game: Game, seats: Sequence[str | None], seed: int, pause: bool = True,
              quiet: bool = False, seed_given: bool = True,
              console: Console | None = None, reference: bool = False,
-             practice: bool = False, korean: bool = False) -> int:
+             practice: bool = False, korean: bool = False, redraw: bool = False) -> int:
     """Play one standalone hand; returns the exit code: 0 (finished, quit, end of
     input) or 130 (Ctrl-C).  With ``reference`` the reference engine follows every
     decision (:class:`Lockstep`); a disagreement raises ``EngineDisagreement``.
-    ``practice`` and ``korean`` as for :func:`run_match`."""
+    ``practice``, ``korean`` and ``redraw`` as for :func:`run_match`."""
     session = Session(game, seats, seed, pause=pause, quiet=quiet, seed_given=seed_given,
                       console=console, lockstep=Lockstep(game) if reference else None,
-                      practice=practice, korean=korean)
+                      practice=practice, korean=korean, redraw=redraw)
     try:
         session.play()
     except EndOfInput:
-        session.console.print(Text("End of input: the game is abandoned.", style="dark_orange3"))
+        session.console.print(Text(session.t("End of input: the game is abandoned."),
+                                   style="dark_orange3"))
         return 0
     except QuitGame:
         session.console.print(Text("You left the game.", style="dark_orange3"))
@@ -448,8 +519,9 @@ class MatchRunner:
                  pause: bool = True, quiet: bool = False, seed_given: bool = True,
                  console: Console | None = None, reference: bool = False,
                  practice: bool = False, korean: bool = False, move_time: float | None = None,
-                 save: str | None = None):
+                 save: str | None = None, redraw: bool = False):
         self.match = match
+        self.redraw = redraw
         self.practice = practice
         self.korean = korean
         self.reference = reference
@@ -474,11 +546,16 @@ class MatchRunner:
         self.wins = [0] * match.players
         self.echo = not isatty(sys.stdin)
 
+    def t(self, text: str) -> str:
+        """``text`` as the screen says it: in Korean with ``--korean``."""
+        return translate(text) if self.korean else text
+
     def intro(self) -> None:
         m = self.match
-        self.console.print(match_header(m.rules.preset, m.players, self.hands, m.seed))
+        self.console.print(match_header(m.rules.preset, m.players, self.hands, m.seed,
+                                        self.korean))
         if not self.quiet:
-            self.console.print(rules_line(m.rules))
+            self.console.print(rules_line(m.rules, self.korean))
         if not self.seed_given:
             self.console.print(Text(f"Replay this match with --seed {m.seed}", style="dim"))
         if self.quiet:
@@ -490,14 +567,14 @@ class MatchRunner:
                     else "the highest month deals")
             if len({card_month(c) for c in m.dealer_draw}) < len(m.dealer_draw):
                 rule += " (within a month: bright, animal, ribbon, then junk)"
-            self.console.print(Text(f"Draw for the first dealer: {draws}; {rule}: "
-                                    f"{self.labels[m.dealer]}.", style="dim"))
+            self.console.print(Text(self.t(f"Draw for the first dealer: {draws}; {rule}: "
+                                           f"{self.labels[m.dealer]}."), style="dim"))
         if self.hands > 1:
             nxt = ("the winner deals the next hand" if m.rules.dealer_rule
                    else "the dealer stays the same")
             nagari = "; a drawn hand (nagari) doubles the next payment" \
                 if m.rules.nagari_doubling else ""
-            self.console.print(Text(f"{self.hands} hands: {nxt}{nagari}.", style="dim"))
+            self.console.print(Text(self.t(f"{self.hands} hands: {nxt}{nagari}."), style="dim"))
 
     def run(self) -> int:
         try:
@@ -507,10 +584,12 @@ class MatchRunner:
             if self.reference:
                 self.console.print(self.reference_line(), soft_wrap=True)
         except EndOfInput:
-            self.console.print(Text("End of input: the game is abandoned.", style="dark_orange3"))
+            self.console.print(Text(self.t("End of input: the game is abandoned."),
+                                    style="dark_orange3"))
             return 0
         except QuitGame:
-            self.console.print(Text("You left the game.", style="dark_orange3"))
+            self.console.print(Text(translate("You left the game.") if self.korean
+                                    else "You left the game.", style="dark_orange3"))
             return 0
         except KeyboardInterrupt:
             self.console.print()
@@ -530,7 +609,8 @@ class MatchRunner:
         session = Session(game, self.seats, m.seed, pause=self.pause, quiet=self.quiet,
                           seed_given=self.seed_given, console=self.console, bots=self.bots,
                           hand_no=i + 1, hands=self.hands, ledger=before, in_match=True,
-                          lockstep=lockstep, practice=self.practice, korean=self.korean)
+                          lockstep=lockstep, practice=self.practice, korean=self.korean,
+                          redraw=self.redraw)
         session.play()
         if lockstep is not None:
             lockstep.finish()
@@ -554,24 +634,27 @@ class MatchRunner:
                      else " Standings ")
         else:
             title = f" Ledger after hand {i + 1} of {self.hands} "
-        body: list[RenderableType] = [ledger_table(m, self.names, this_hand, self.wins)]
+        body: list[RenderableType] = [ledger_table(m, self.names, this_hand, self.wins,
+                                                   self.korean)]
         if not last:
             nxt = [f"Next: {self.labels[m.dealer]} {verb(self.names[m.dealer], 'deal')}"]
             if m.stake_doublings:
                 nxt.append(stake_text(m.stake_doublings))
-            body += [Text(), Text(" · ".join(nxt) + ".", style="dim")]
+            body += [Text(), Text(self.t(" · ".join(nxt) + "."), style="dim")]
         else:
             leader, chips = m.standings()[0]
             tied = sum(1 for _, c in m.standings() if c == chips) > 1
             if self.hands > 1:
-                body += [Text(), Text("A tie at the top." if tied else
-                                      f"{self.labels[leader]} "
-                                      f"{verb(self.names[leader], 'lead')} the match with "
-                                      f"{signed(chips)}.", style="bold green")]
+                body += [Text(), Text(self.t("A tie at the top." if tied else
+                                             f"{self.labels[leader]} "
+                                             f"{verb(self.names[leader], 'lead')} the match "
+                                             f"with {signed(chips)}."), style="bold green")]
+        title = f" {self.t(title.strip())} "
         self.console.print(Panel(Group(*body), title=Text(title, style="bold"),
                                  title_align="left", border_style="magenta"))
         if not last and self.human:
-            text = ask(self.console, f"Press Enter to deal hand {i + 2} (q quits) ", self.echo)
+            prompt = f"Press Enter to deal hand {i + 2} (q quits) "
+            text = ask(self.console, translate(prompt) if self.korean else prompt, self.echo)
             if command_of(text) == "quit":
                 answer = ask(self.console, f"Leave the match after hand {i + 1} of "
                              f"{self.hands}? (y/N) ", self.echo)
@@ -593,19 +676,21 @@ def run_match(match: Match, seats: Sequence[str | None], hands: int, pause: bool
               quiet: bool = False, seed_given: bool = True,
               console: Console | None = None, reference: bool = False,
               practice: bool = False, korean: bool = False, move_time: float | None = None,
-              save: str | None = None) -> int:
+              save: str | None = None, redraw: bool = False) -> int:
     """Play ``hands`` hands of ``match``; returns the exit code (0, or 130 after Ctrl-C).
     With ``save`` each finished hand's record is appended to that file.
     With ``reference`` the reference engine follows every decision of every hand
     (:class:`~gostop_core.testing.lockstep.Lockstep`) and a disagreement raises
     :class:`~gostop_core.testing.lockstep.EngineDisagreement`.  With ``practice`` the
     person may take decisions back; with ``korean`` cards and months are named
-    in Korean.  A bot that fails (:class:`~gostop_core.errors.BotError`)
+    in Korean.  With ``redraw`` the game does not wait between turns: at each of
+    the person's moves the screen is cleared and redrawn with the turns played
+    since their last move.  A bot that fails (:class:`~gostop_core.errors.BotError`)
     abandons the match with exit code 1; ``move_time`` is the time per move of
     outside programs (``cmd:`` bots)."""
     return MatchRunner(match, seats, hands, pause=pause, quiet=quiet, seed_given=seed_given,
                        console=console, reference=reference, practice=practice,
-                       korean=korean, move_time=move_time, save=save).run()
+                       korean=korean, move_time=move_time, save=save, redraw=redraw).run()
 
 
 def save_hand(path: str, game: Game, seats: Sequence[str | None], names: Sequence[str],

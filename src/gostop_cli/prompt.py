@@ -68,9 +68,14 @@ def command_of(text: str) -> str | None:
     return None
 
 
-def legend_text(available: Iterable[str]) -> Text:
+#: The commands' legend words in Korean.
+LEGEND_KO = {"hint": "힌트", "help": "도움말", "board": "판", "position": "포지션",
+             "undo": "무르기", "quit": "끝내기"}
+
+
+def legend_text(available: Iterable[str], korean: bool = False) -> Text:
     """The one-line legend of the commands named in ``available``:
-    ``? hint · h help · b board · q quit``."""
+    ``? hint · h help · b board · q quit`` (``? 힌트 · ...`` with ``korean``)."""
     names = set(available)
     out = Text()
     for command in COMMANDS:
@@ -79,22 +84,35 @@ def legend_text(available: Iterable[str]) -> Text:
         if out:
             out.append(" · ", style="dim")
         out.append(command.keys[0], style="bold")
-        out.append(f" {command.text}", style="dim")
+        out.append(f" {LEGEND_KO[command.name] if korean else command.text}", style="dim")
     return out
 
 
-def help_text(available: Iterable[str]) -> RenderableType:
+#: The commands' help sentences in Korean.
+HELP_KO = {"hint": "가능한 수마다 가져올 순 점수(칩, 잔액)를 매겨 보여 줌",
+           "help": "이 도움말과 패의 종류", "board": "판을 다시 그림",
+           "position": "내 뷰 문자열을 보여 줌 (연습에서는 전체 포지션도)",
+           "undo": "마지막 결정을 무름 (연습에서만)", "quit": "게임을 떠남 (판이 이어지면 먼저 물음)"}
+
+
+def help_text(available: Iterable[str], korean: bool = False) -> RenderableType:
     """What may be typed at a decision: a number, a move, or the commands named
-    in ``available``, one line each."""
+    in ``available``, one line each (in Korean with ``korean``)."""
     names = set(available)
-    head = Text("Type the number of a choice, or a move: ", style="bold")
-    head.append(MOVE_FORMS + ".  Or a command, as a key or a word:")
+    if korean:
+        head = Text("선택지의 번호나 수를 입력: ", style="bold")
+        head.append("패 (3B), 패와 그 패로 먹을 바닥 패 (9R/9A), 보너스 패 (X2), bomb9, shake9, "
+                    "fliponly, flip/9A, go, stop.  또는 명령 (키나 단어):")
+    else:
+        head = Text("Type the number of a choice, or a move: ", style="bold")
+        head.append(MOVE_FORMS + ".  Or a command, as a key or a word:")
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True, style="bold")
     grid.add_column()
     for command in COMMANDS:
         if command.name in names:
-            grid.add_row("  " + " or ".join(command.keys[:2]), command.help)
+            grid.add_row("  " + " or ".join(command.keys[:2]),
+                         HELP_KO[command.name] if korean else command.help)
     return Group(head, grid)
 
 
@@ -143,17 +161,19 @@ def choice_prompt(count: int) -> str:
 
 
 def read_decision(console: Console, game: Game, seat: int, legal: Sequence[Move], *,
-                  echo: bool, handlers: Mapping[str, Callable[[], None]]) -> Move:
+                  echo: bool, handlers: Mapping[str, Callable[[], None]],
+                  translate: Callable[[str], str] = str) -> Move:
     """Read lines until one names a legal move of ``seat`` and return it.
 
     A number picks from ``legal``; a move is typed in its notation; a command
     word (:data:`COMMANDS`) calls ``handlers[name]`` (which may raise, e.g.
-    :class:`QuitGame`) and reads on.  A bad line gets a one-line reason."""
+    :class:`QuitGame`) and reads on.  A bad line gets a one-line reason.
+    ``translate`` turns the prompt into the screen's language."""
     legal = list(legal)
     words = ", ".join(c.keys[-1] if c.name != "quit" else "quit" for c in COMMANDS
                       if c.name in handlers and c.name != "quit")
     while True:
-        text = ask(console, choice_prompt(len(legal)), echo).strip()
+        text = ask(console, translate(choice_prompt(len(legal))), echo).strip()
         if not text:
             if len(legal) == 1:
                 return legal[0]
@@ -163,7 +183,7 @@ def read_decision(console: Console, game: Game, seat: int, legal: Sequence[Move]
             if name in handlers:
                 handlers[name]()
             else:
-                console.print(Text(f"'{text}' is not available here.", style="red"))
+                console.print(Text(translate(f"'{text}' is not available here."), style="red"))
             continue
         if text.isdigit():
             # only ASCII digits count ('²' is a digit to str.isdigit), and a
@@ -172,14 +192,14 @@ def read_decision(console: Console, game: Game, seat: int, legal: Sequence[Move]
             if 1 <= n <= len(legal):
                 return legal[n - 1]
             span = "1" if len(legal) == 1 else f"a number from 1 to {len(legal)}"
-            console.print(Text(f"There is no choice {text[:12]}: type {span}, or a move such as "
-                               f"{legal[0]}.", style="red"))
+            console.print(Text(translate(f"There is no choice {text[:12]}: type {span}, or a "
+                                         f"move such as {legal[0]}."), style="red"))
             continue
         try:
             move = Move.from_str(text)
         except MoveParseError as exc:
-            console.print(Text(f"Not a move: {exc}.  Type a number from the list, a move, "
-                               f"or a command ({words}, quit).", style="red"))
+            console.print(Text(translate(f"Not a move: {exc}.  Type a number from the list, a "
+                                         f"move, or a command ({words}, quit)."), style="red"))
             continue
         if game.phase == "flip" and move.kind == "play" and move.target is None and move.card:
             move = Move("flip", target=move.card)
@@ -190,4 +210,4 @@ def read_decision(console: Console, game: Game, seat: int, legal: Sequence[Move]
             plain = Move("play", card=move.card)
             if plain in legal and game.is_legal(move):
                 return plain
-        console.print(Text(why_illegal(game, move, seat), style="red"))
+        console.print(Text(translate(why_illegal(game, move, seat)), style="red"))

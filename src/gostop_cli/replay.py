@@ -184,6 +184,7 @@ def collect_steps(record: Record, viewer: int = 0) -> list[Step]:
 def _screen(record: Record, number: int, steps: list[Step], i: int,
             seat: int | None) -> RenderableType:
     from gostop_cli.board import render_board, report_renderables
+    from gostop_cli.narration import verb
     step = steps[i]
     names = record.names
     board = render_board(step.game, seat=seat if seat is not None else 0,
@@ -194,7 +195,7 @@ def _screen(record: Record, number: int, steps: list[Step], i: int,
         head = f"Game {number}: the start ({total} decisions)"
     else:
         d = step.decision
-        head = f"Decision {step.index} of {total}: {names[d.seat]} plays {d.move}"
+        head = f"Decision {step.index} of {total}: {names[d.seat]} {verb(names[d.seat], 'play')} {d.move}"
     parts.append(Text(head, style="bold"))
     if step.lines:
         parts.append(Text("\n".join(step.lines)))

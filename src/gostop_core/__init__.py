@@ -25,6 +25,9 @@ from gostop_core.records import (
 from gostop_core.notation import parse_position, parse_view
 from gostop_core.rules import FIELDS, PRESETS, Rules, preset_names
 from gostop_core.scoring import Score, score
+# installs Game._repr_svg_ and PlayerView._repr_svg_ (notebook boards); game.py stays
+# free of any import of the drawing
+from gostop_core import svg  # noqa: E402,F401
 
 from gostop_core._version import __version__
 from gostop_core import _moved

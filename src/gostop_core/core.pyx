@@ -18,11 +18,12 @@ from gostop_core.scoring cimport ScoreC
 from gostop_core cimport scoring as _scoring
 from gostop_core cimport movegen as _mg
 from gostop_core.movegen cimport (
-    GameStateC, CoreState, MAX_PLAYERS, PHASE_OVER, bounded,
+    GameStateC, MAX_PLAYERS, PHASE_OVER, bounded,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
 )
 from gostop_core cimport sampling as _sampling
+from gostop_core.state cimport CoreState
 
 
 #: The version of the C interface in ``core.pxd`` (checked by ``import_gostop()``).

@@ -16,10 +16,11 @@ from gostop_core.gameloop import (
     Events, LegalMoves, game_is_over, game_legal_moves, game_push, move_of_code,
 )
 from gostop_core.movegen import (
-    EVENT_NAMES, OVER, PHASE_NAMES, CoreState,
+    EVENT_NAMES, OVER, PHASE_NAMES,
 )
 from gostop_core.events import Event, _event  # noqa: F401  (Event is re-exported here)
 from gostop_core.moves import Move
+from gostop_core.state import CoreState
 from gostop_core.notation import format_position, parse_position
 from gostop_core.rules import Rules
 from gostop_core.scoring import Score, score as score_pile

@@ -3,7 +3,7 @@ from typing import Any, Iterator, overload
 
 from typing_extensions import disjoint_base
 
-from gostop_core.movegen import CoreState
+from gostop_core.state import CoreState
 from gostop_core.game import Event
 from gostop_core.moves import Move
 

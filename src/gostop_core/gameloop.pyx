@@ -12,9 +12,10 @@ from libc.stdint cimport uint16_t
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 
 from gostop_core.movegen cimport (
-    CoreState, EventC, EventLog, GameStateC, MAX_MOVES, PHASE_OVER,
+    EventC, EventLog, GameStateC, MAX_MOVES, PHASE_OVER,
     apply_move, generate_moves, is_legal,
 )
+from gostop_core.state cimport CoreState
 
 from collections.abc import Sequence
 

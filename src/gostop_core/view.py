@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from gostop_core.cards import CARD_CODES, CardSet
-from gostop_core.movegen import PHASE_NAMES, CoreState
+from gostop_core.movegen import PHASE_NAMES
+from gostop_core.state import CoreState
 from gostop_core.notation import format_view, parse_view
 from gostop_core.rules import Rules
 from gostop_core.scoring import score as score_pile

@@ -1,6 +1,6 @@
 from typing import Any, Sequence
 
-from gostop_core.movegen import CoreState
+from gostop_core.state import CoreState
 from gostop_core.rules import Rules
 
 DEFAULT_DEPTH: int

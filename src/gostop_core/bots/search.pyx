@@ -62,13 +62,15 @@ from gostop_core.cards cimport (
 from gostop_core.rules cimport RulesC, Rules, rules_threshold, PAY_EACH_OPPONENT, PAY_FAMILY_BALANCE
 from gostop_core.scoring cimport ScoreC, score_total, score_pile, junk_value
 from gostop_core.movegen cimport (
-    GameStateC, SettlementC, CoreState, generate_moves, apply_move, settle, MAX_MOVES, MAX_PLAYERS,
+    GameStateC, SettlementC, generate_moves, apply_move, MAX_MOVES, MAX_PLAYERS,
     PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER, PHASE_SHOWDOWN,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     move_kind, move_card, move_target, splitmix64, bounded,
 )
 from gostop_core.guard cimport gs_poll_begin, gs_interrupted, gs_raise_if_interrupted
+from gostop_core.settlement cimport settle
+from gostop_core.state cimport CoreState
 from gostop_core.sampling cimport shuffle_cards, fill_public, determinize, check_hidden, view_base
 from gostop_core.movegen import _in_main_thread
 from cpython.pycapsule cimport PyCapsule_GetPointer

@@ -41,7 +41,7 @@ from gostop_core.envs.actions import NUM_ACTIONS, SHAKE, SHOWDOWN, action_name, 
 from gostop_core.envs.rewards import hand_rewards, is_zero_sum
 from gostop_core.envs.vector import legal_action_codes, stock_to_position
 from gostop_core.game import ARRAY_LENGTH, Game
-from gostop_core.movegen import CoreState
+from gostop_core.state import CoreState
 from gostop_core.moves import Move
 from gostop_core.notation import format_position
 from gostop_core.rules import Rules

@@ -4,7 +4,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gostop_core.movegen import CoreState
+from gostop_core.state import CoreState
 from gostop_core.rules import Rules
 
 VECTOR_NUM_ACTIONS: int

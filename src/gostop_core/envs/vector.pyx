@@ -23,12 +23,13 @@ from gostop_core.cards cimport (
 )
 from gostop_core.rules cimport RulesC, Rules, PAY_SCORE_ONCE, BONUS_HAND_NONE
 from gostop_core.movegen cimport (
-    GameStateC, CoreState, MAX_MOVES, generate_moves, apply_move, deal_cards, splitmix64,
+    GameStateC, MAX_MOVES, generate_moves, apply_move, deal_cards, splitmix64,
     move_kind, move_card, move_target, make_move, month_counts, months_with_three,
     PHASE_OVER, PHASE_PLAY, PHASE_GO_STOP, PHASE_FLIP_CHOICE,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
 )
+from gostop_core.state cimport CoreState
 from gostop_core.errors import IllegalMoveError, RulesError
 
 cnp.import_array()
