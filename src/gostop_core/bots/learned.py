@@ -2,15 +2,16 @@
 and value (:mod:`gostop_core.bots.policy`, fitted by :mod:`gostop_core.bots.training`).
 
 It is :class:`~gostop_core.bots.ExpectimaxBot` with a playout model: below the
-root, the bot's own playout moves (``own``) and optionally the other seats'
-(``others``) follow the learned policy instead of the greedy one; ``cut`` K
+root, the other seats' moves (``others``, on by default) and optionally the
+bot's own playout moves (``own``) follow the learned policy instead of the
+greedy one; ``cut`` K
 ends each playout after K turns with the learned value; ``worlds`` W draws
 every sampled deal among W deals by how likely the opponents' observed moves
 were under the learned policy (the opponent model).  The bot sees only views:
 the moves it learns from are those it is shown (:meth:`observe`, every move is
 public), and the deals are sampled from its own view.
 
-Settings by name: ``learned:samples=256,own=1,others=0,cut=0,worlds=1,temp=1,weights=PATH``
+Settings by name: ``learned:samples=256,own=0,others=1,cut=0,worlds=1,temp=1,weights=PATH``
 (also ``depth``, ``win``, ``halving``, ``time``, ``stop`` as for ``expectimax:``).
 """
 
@@ -55,14 +56,20 @@ class LearnedBot(ExpectimaxBot):
 
     name = "learned"
 
+    #: Defaults: the setting that measured best on the tuning deals (docs/strength.md):
+    #: the other seats' moves in the search by the policy, the bot's own by greedy.
+    OWN = False
+    OTHERS = True
+
     def __init__(self, seed: int | None = None, weights: str | None = None,
-                 own: bool = True, others: bool = False, cut: int = 0, worlds: int = 1,
+                 own: bool | None = None, others: bool | None = None, cut: int = 0,
+                 worlds: int = 1,
                  temperature: float | None = None, **settings: Any):
         super().__init__(seed, **settings)
         w = _weights(weights)
         self.weights = weights
-        self.own = bool(own)
-        self.others = bool(others)
+        self.own = self.OWN if own is None else bool(own)
+        self.others = self.OTHERS if others is None else bool(others)
         self.cut = int(cut)
         self.worlds = int(worlds)
         if not 0 <= self.cut <= MAX_CUT:
