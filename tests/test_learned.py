@@ -236,7 +236,7 @@ def test_training_is_reproducible_on_a_tiny_data_set(tmp_path):
 
 def test_training_refuses_the_report_seeds(tmp_path):
     with pytest.raises(TrainingDataError, match="1,000,000"):
-        generate("greedy", 999_999, 2, str(tmp_path / "x.jsonl"))
+        generate("expectimax-v1", 999_999, 2, str(tmp_path / "x.jsonl"))
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"seed": 1, "decisions": [{"view": 3}], "net": [0, 0]}\n')
     with pytest.raises(TrainingDataError, match="line 1"):
@@ -284,6 +284,7 @@ def test_gostop_train_writes_weights_the_bot_loads(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["--expert", "nosuchbot"], "--expert"),
+    (["--expert", "greedy", "--games", "1"], "no searching bot"),
     (["--seed", "999999", "--games", "5"], "1,000,000"),
     (["--games", "0"], "No such file"),
 ])

@@ -16,13 +16,17 @@ DEFAULT_MIN_SAMPLES: int
 STOP_CHECK: int
 DEFAULT_TOLERANCE: float
 MAX_PLAN: int
+PLAYOUT_MODEL_CAPSULE: bytes
+MAX_CUT: int
+MAX_WORLDS: int
 
 def search_fields(rules: Rules, fields: dict[str, Any], depth: int = ..., samples: int = ...,
                   seed: int = ..., beta: float = ..., reach: float = ...,
                   weights: Sequence[float] | None = ..., rollout: bool = ...,
                   win_bonus: float = ..., halving: bool = ..., time_ms: float = ...,
                   stop_z: float = ..., min_samples: int = ..., tolerance: float = ...,
-                  plan: int = ...) -> dict[str, Any]: ...
+                  plan: int = ..., model: Any = ..., model_own: bool = ...,
+                  model_others: bool = ..., cutoff: int = ..., worlds: int = ...) -> dict[str, Any]: ...
 def policy_choice(state: CoreState) -> int: ...
 def chance_distribution(rules: Rules, fields: dict[str, Any], samples: int = ...,
                         seed: int = ...) -> dict[int, float]: ...

@@ -21,13 +21,20 @@ from __future__ import annotations
 import json
 import os
 import platform
-import signal
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
+from gostop_core._version import __version__
+from gostop_core.bots.expectimax import ExpectimaxBot
+from gostop_core.bots.plugins import make_bot
+from gostop_core.bots.policy import (
+    NUM_POLICY_FEATURES, NUM_VALUE_FEATURES, POLICY_FEATURE_NAMES, VALUE_FEATURE_NAMES,
+    WEIGHTS_FORMAT, check_weights, view_features, view_value_features,
+)
 from gostop_core.errors import GoStopError
 from gostop_core.game import Game
+from gostop_core.notation import parse_view
 from gostop_core.rules import Rules
 
 __all__ = ["TrainingDataError", "generate", "read_games", "decision_arrays", "fit_policy",
@@ -63,20 +70,25 @@ def play_recorded(expert: str, seed: int, rules: Rules | str = "casual",
                   players: int = 2) -> dict:
     """One self-play game of ``expert`` on every seat (deal ``seed``, bots seeded
     as the arena seeds rotation 0), with every decision that had a choice."""
-    from gostop_core.bots import make_bot
     game = Game(rules, players, seed=seed, dealer=0)
     bots = [make_bot(expert, seed=seed * 16 + s) for s in range(players)]
+    if not all(isinstance(b, ExpectimaxBot) for b in bots):
+        raise TrainingDataError(f"the expert {expert!r} is no searching bot: use expectimax, "
+                                "expectimax-v1, best or learned settings")
     decisions = []
     for s, bot in enumerate(bots):
         bot.start_hand(game.view(s))
     while not game.is_over():
         seat = game.turn
+        assert seat is not None
         legal = list(game.legal_moves)
         view = game.view(seat)
         if len(legal) == 1:
             game.push(legal[0])
             continue
-        ranked = bots[seat].analyse(view)
+        searcher = bots[seat]
+        assert isinstance(searcher, ExpectimaxBot)
+        ranked = searcher.analyse(view)
         allowed = set(legal)
         move = next((r.move for r in ranked if r.move in allowed), legal[0])
         values = {r.move.code: r.value for r in ranked}
@@ -86,6 +98,7 @@ def play_recorded(expert: str, seed: int, rules: Rules | str = "casual",
                           "choice": move.code})
         game.push(move)
     outcome = game.outcome()
+    assert outcome is not None
     for s, bot in enumerate(bots):
         bot.end_hand(game.view(s), outcome)
         bot.close()
@@ -152,9 +165,11 @@ def decision_arrays(paths: Sequence[str], win_bonus: float = 2.0) -> dict[str, A
       less for a lost one);
     * ``seeds`` (the games' seeds, sorted) and ``games``.
     """
-    from gostop_core.notation import parse_view
-    from gostop_core.bots.policy import view_features, view_value_features
-    rows, offsets, choice, values, vrows, targets, seeds = [], [0], [], [], [], [], []
+    rows: list[np.ndarray] = []
+    vrows: list[np.ndarray] = []
+    offsets, choice, seeds = [0], [], []
+    values: list[float] = []
+    targets: list[float] = []
     total = 0
     for path in paths:
         for game in read_games(path):
@@ -175,7 +190,6 @@ def decision_arrays(paths: Sequence[str], win_bonus: float = 2.0) -> dict[str, A
                 bonus = 0.0 if winner is None else (win_bonus if winner == seat else -win_bonus)
                 vrows.append(view_value_features(rules, fields))
                 targets.append(game["net"][seat] + bonus)
-    from gostop_core.bots.policy import NUM_POLICY_FEATURES, NUM_VALUE_FEATURES
     return {"X": np.vstack(rows) if rows else np.zeros((0, NUM_POLICY_FEATURES)),
             "offsets": np.array(offsets, dtype=np.int64),
             "choice": np.array(choice, dtype=np.int64),
@@ -266,7 +280,6 @@ def fit_value(V: np.ndarray, y: np.ndarray, l2: float = 1e-2) -> tuple[np.ndarra
 
 
 def library_versions() -> dict[str, str]:
-    from gostop_core import __version__
     return {"gostop": __version__, "numpy": np.__version__,
             "python": platform.python_version()}
 
@@ -278,8 +291,6 @@ def train(paths: Sequence[str], out: str, command: str, l2: float = 1e-3,
     weights file ``out`` (format :data:`gostop_core.bots.policy.WEIGHTS_FORMAT`,
     checked by `gostop_core.bots.policy.check_weights` before it is written).
     The same data and settings give the same file."""
-    from gostop_core.bots.policy import (POLICY_FEATURE_NAMES, VALUE_FEATURE_NAMES, WEIGHTS_FORMAT,
-                                    check_weights)
     arrays = decision_arrays(paths)
     if arrays["games"] == 0:
         raise TrainingDataError("no games in the data")
