@@ -303,3 +303,37 @@ def test_gostop_train_help_has_an_example():
     from gostop_cli.main import cli
     result = CliRunner().invoke(cli, ["train", "--help"])
     assert result.exit_code == 0 and "gostop train --expert" in result.output
+
+
+# ---------------------------------------------------------------- the observe hook
+class _Watcher(GreedyBot):
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.seen = []
+
+    def start_hand(self, view):
+        self.seat = view.seat
+
+    def observe(self, view, move):
+        self.seen.append((view.seat, view.to_move, str(move)))
+
+
+@pytest.mark.parametrize("runner", ["play_game", "play_supervised"])
+def test_bots_are_shown_every_other_seats_move_with_their_own_view(runner):
+    from gostop_core.arena.games import play_supervised
+    game = Game("casual", 3, seed=12)
+    bots = [_Watcher(), GreedyBot(), _Watcher()]
+    if runner == "play_game":
+        play_game(game, bots)
+    else:
+        outcome, lost, _ = play_supervised(game, bots, [True] * 3, 5.0)
+        assert outcome is not None and lost is None
+    # replay the hand: every move with its mover, in order
+    replay = Game("casual", 3, seed=12)
+    played = []
+    for move in game.move_stack:
+        played.append((replay.turn, str(move)))
+        replay.push(move)
+    for seat in (0, 2):
+        assert bots[seat].seen == [(seat, mover, move) for mover, move in played
+                                   if mover != seat]
