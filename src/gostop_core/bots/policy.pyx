@@ -385,14 +385,18 @@ cdef int _own_state(Rules rules, dict fields, GameStateC* st) except -1:
     return 0
 
 
-cdef void _counted_state(dict fields, GameStateC* st):
+cdef int _counted_state(dict fields, GameStateC* st) except -1:
     """The public state of a view; each hidden hand is stand-in bits of its size
     (the value features count a hidden hand's cards, nothing more)."""
-    cdef int q
+    cdef int q, count
     fill_public(st, fields, fields["seat"])
     for q in range(st.nplayers):
         if q != fields["seat"]:
-            st.hand[q] = (<uint64_t>1 << fields["hand_counts"][q]) - 1
+            count = fields["hand_counts"][q]
+            if count < 0 or count > 50:
+                raise ValueError(f"seat {q} holds {count} cards")
+            st.hand[q] = (<uint64_t>1 << count) - 1
+    return 0
 
 
 def view_features(Rules rules, dict fields):
