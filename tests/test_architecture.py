@@ -109,7 +109,7 @@ COMPILED_LAYERS = {
     "gostop_core.scoring": 1, "gostop_core.gamestate": 1, "gostop_core.settlement": 2,
     "gostop_core.movegen": 3, "gostop_core.state": 4, "gostop_core.sampling": 4,
     "gostop_core.gameloop": 5, "gostop_core.core": 6,
-    "gostop_core.bots.search": 10, "gostop_core.bots.ismcts": 11,
+    "gostop_core.bots.search": 10, "gostop_core.bots.policy": 11, "gostop_core.bots.ismcts": 11,
     "gostop_core.envs.vector": 20,
 }
 # Python modules a compiled module may import, with the layer they stand at.

@@ -153,7 +153,15 @@ def ismcts_tree_bot(seed: int = 0) -> IsmctsBot:
     return IsmctsBot(seed, iterations=200, opponents="tree")
 
 
-@pytest.mark.parametrize("make", [small_bot, planning_bot, ismcts_bot, ismcts_tree_bot])
+def learned_bot(seed: int = 0):
+    """The learned bot, small: its policy for every seat's playout moves, playouts
+    cut after 3 turns by its value, each deal drawn among 4 by the opponent model."""
+    from gostop_core.bots.learned import LearnedBot
+    return LearnedBot(seed, samples=8, others=True, cut=3, worlds=4)
+
+
+@pytest.mark.parametrize("make", [small_bot, planning_bot, ismcts_bot, ismcts_tree_bot,
+                                  learned_bot])
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 4), ("traditional", 3),
                                             ("standard", 2), ("family", 4)])
 def test_search_never_reads_hidden_cards(preset, players, make):

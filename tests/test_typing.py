@@ -12,7 +12,7 @@ pytest.importorskip("mypy")
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen",
             "gostop_core.state",
-            "gostop_core.bots.ismcts", "gostop_core.core", "gostop_core.gameloop",
+            "gostop_core.bots.ismcts", "gostop_core.bots.policy", "gostop_core.core", "gostop_core.gameloop",
             "gostop_core.envs.vector"]
 
 

@@ -115,10 +115,10 @@ def split_bot_names(text: str) -> list[str]:
         if not part:
             continue
         low = part.lower()
-        if low in BOT_NAMES or low.startswith(("expectimax", "best:", "ismcts:")):
+        if low in BOT_NAMES or low.startswith(("expectimax", "best:", "ismcts:", "learned:")):
             part = low  # built-in names are case-insensitive; paths and commands are not
         if ("=" in part and ":" not in part and names
-                and names[-1].startswith(("expectimax:", "best:", "ismcts:"))):
+                and names[-1].startswith(("expectimax:", "best:", "ismcts:", "learned:"))):
             names[-1] += "," + low
         else:
             names.append(part)
@@ -630,6 +630,8 @@ from gostop_cli.serve import serve  # noqa: E402
 cli.add_command(serve)
 from gostop_cli.svg_cmd import svg_cmd  # noqa: E402
 cli.add_command(svg_cmd)
+from gostop_cli.train import train  # noqa: E402
+cli.add_command(train)
 
 from gostop_cli.protocol_test import protocol_test  # noqa: E402
 cli.add_command(protocol_test)

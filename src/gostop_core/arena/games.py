@@ -15,6 +15,7 @@ from typing import Any, Iterator, Sequence
 
 from gostop_core.bots import Bot
 from gostop_core.bots import external
+from gostop_core.bots.base import observers
 from gostop_core.bots.plugins import resolve_bot
 from gostop_core.errors import BotError, BotTimeoutError, IllegalBotMoveError
 from gostop_core.game import Game, Outcome, PlayerView
@@ -110,6 +111,7 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
     try:
         for seat, bot in enumerate(bots):
             bot.start_hand(view(seat))
+        watching = observers(bots)
         while not game.is_over():
             turn = game.turn
             assert turn is not None
@@ -123,6 +125,9 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
                                               "of the legal moves")
                 if time.monotonic() - started > move_time + external.GRACE:  # read late: tests shorten it
                     raise BotTimeoutError(f"no move within {move_time:g} s")
+            for seat in watching:  # a watcher that fails forfeits, not the mover
+                if seat != turn:
+                    bots[seat].observe(view(seat), move)
             game.push(move)
     except BotError as exc:
         return None, seat, f"{exc.reason}: {' '.join(str(exc).split())}"[:300]

@@ -32,6 +32,11 @@ class Bot:
         """A hand begins: ``view`` is the seat's view after the deal (its seat,
         the players, the rules and its cards).  Does nothing by default."""
 
+    def observe(self, view: PlayerView, move: Move) -> None:
+        """Another seat is playing ``move`` (every move is public); ``view`` is
+        this bot's view just before it.  Called only on bots that override it
+        (:func:`observers`)."""
+
     def end_hand(self, view: PlayerView, outcome: Outcome) -> None:
         """The hand is over: ``view`` is the seat's last view and ``outcome``
         how the hand ended.  Does nothing by default."""
@@ -44,6 +49,11 @@ class Bot:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+def observers(bots: Sequence[Bot]) -> list[int]:
+    """The seats whose bots want to be shown the other seats' moves."""
+    return [s for s, b in enumerate(bots) if type(b).observe is not Bot.observe]
+
+
 def play_game(game: Game, bots: Sequence[Bot]) -> Outcome:
     """Let ``bots`` (one per seat) play ``game`` to the end; returns the outcome.
     Each bot gets only its seat's view and the legal moves; its
@@ -53,11 +63,15 @@ def play_game(game: Game, bots: Sequence[Bot]) -> Outcome:
         raise ValueError(f"need {game.players} bots, one per seat, got {len(bots)}")
     for seat, bot in enumerate(bots):
         bot.start_hand(game.view(seat))
+    watching = observers(bots)
     while not game.is_over():
         turn = game.turn
         assert turn is not None
         legal = list(game.legal_moves)
         move = bots[turn].choose(game.view(turn), legal)
+        for seat in watching:
+            if seat != turn:
+                bots[seat].observe(game.view(seat), move)
         game.push(move)
     outcome = game.outcome()
     assert outcome is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 
 from gostop_core.bots.base import Bot
@@ -14,6 +15,7 @@ from gostop_core.cards import CARD_CODES
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
 from gostop_core.notation import parse_view
+from gostop_core.rules import Rules
 
 __all__ = ["ExpectimaxBot", "RankedMove"]
 
@@ -142,7 +144,7 @@ class ExpectimaxBot(Bot):
                                rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
                                halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
                                consistent=self.consistent,
-                               plan=self.plan)
+                               plan=self.plan, **self.search_options(rules, fields))
         self.last_samples = result["samples"]
         self.last_stopped = result["stopped"]
         self.nodes += result["nodes"]
@@ -153,6 +155,11 @@ class ExpectimaxBot(Bot):
         # the moves searched longest first (the halving's survivors), then best
         # first; equal values keep generation order
         return sorted(ranked, key=lambda r: (-r.samples, -r.value))
+
+    def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
+        """More keyword arguments of ``search_fields`` (a subclass's playout
+        model: :class:`gostop_core.bots.learned.LearnedBot`); none here."""
+        return {}
 
     def choose(self, view: PlayerView, legal: list[Move]) -> Move:
         if not legal:

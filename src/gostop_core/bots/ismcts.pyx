@@ -311,6 +311,11 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     ctx.plan = 0
     ctx.planning = 0
     ctx.plan_rng = 0
+    ctx.model = NULL
+    ctx.cut = 0
+    ctx.worlds = 1
+    ctx.trie = NULL  # no table of information sets: ismcts keys its own tree
+    ctx.follow = 0
     # every iteration adds at most one node: a pool larger than that is never used
     if <long long>nodes > <long long>iterations + MIN_NODES:
         nodes = iterations + MIN_NODES

@@ -34,6 +34,20 @@ ctypedef struct InfoTrie:
     double* val               # resolved values (info_resolve)
     int full                  # a node or log entry could not be added: values fall back
 
+# A learned playout policy and value (gostop_core.bots.policy), reached through
+# function pointers so that the search needs no Python object in its loops.
+ctypedef int (*PlayoutPickFn)(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
+                              const void* data) noexcept nogil
+ctypedef double (*PlayoutValueFn)(const GameStateC* s, const RulesC* r, int seat,
+                                  const void* data) noexcept nogil
+ctypedef double (*WorldWeightFn)(const GameStateC* world, const RulesC* r,
+                                 const void* data) noexcept nogil
+ctypedef struct PlayoutModel:
+    PlayoutPickFn pick        # index of the move to play
+    PlayoutValueFn value      # estimated terminal value for a seat
+    WorldWeightFn weight      # likelihood of the opponents' observed moves in a sampled deal
+    const void* data
+
 ctypedef struct SearchCtx:
     const RulesC* r
     int root                  # the seat searching
@@ -51,12 +65,20 @@ ctypedef struct SearchCtx:
     uint64_t plan_rng         # the nested playouts' re-deal of the unseen cards
     InfoTrie* trie            # consistent own decisions (NULL: the best move per sample)
     int follow                # 1: own decisions follow the resolved table, nothing added
+    const PlayoutModel* model # learned playout policy/value, NULL for the greedy policy
+    int model_own             # the model plays the searching seat's moves below the root
+    int model_others          # the model plays the other seats' moves
+    int cut                   # with a model: playout turns before its value (0: to the end)
+    int worlds                # candidate deals per sample, one drawn by world weight (<= 1: off)
 
 cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil
 cdef int plan_go_stop(const GameStateC* s, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil
 cdef double terminal_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil
+cdef void greedy_values(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
+                        double* out) noexcept nogil
+cdef double card_worth(int c) noexcept nogil
 cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen,
                        int32_t tn, double weight) noexcept nogil
 cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int depth,

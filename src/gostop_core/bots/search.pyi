@@ -17,6 +17,9 @@ STOP_CHECK: int
 DEFAULT_TOLERANCE: float
 MAX_PLAN: int
 DEFAULT_INFO_LIMIT: int
+PLAYOUT_MODEL_CAPSULE: bytes
+MAX_CUT: int
+MAX_WORLDS: int
 
 def request_stop(on: bool = ...) -> None: ...
 def search_fields(rules: Rules, fields: dict[str, Any], depth: int = ..., samples: int = ...,
@@ -25,7 +28,8 @@ def search_fields(rules: Rules, fields: dict[str, Any], depth: int = ..., sample
                   win_bonus: float = ..., halving: int = ..., time_ms: float = ...,
                   stop_z: float = ..., min_samples: int = ..., tolerance: float = ...,
                   plan: int = ..., consistent: bool = ...,
-                  info_limit: int = ...) -> dict[str, Any]: ...
+                  info_limit: int = ..., model: Any = ..., model_own: bool = ...,
+                  model_others: bool = ..., cutoff: int = ..., worlds: int = ...) -> dict[str, Any]: ...
 def policy_choice(state: CoreState) -> int: ...
 def halving_plan(n: int, samples: int) -> list[int]: ...
 def chance_distribution(rules: Rules, fields: dict[str, Any], samples: int = ...,

@@ -75,6 +75,14 @@ from gostop_core.settlement cimport settle
 from gostop_core.state cimport CoreState
 from gostop_core.sampling cimport shuffle_cards, fill_public, determinize, check_hidden, view_base
 from gostop_core.movegen import _in_main_thread
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+#: Name of the capsule that carries a ``PlayoutModel`` (gostop_core.bots.policy).
+PLAYOUT_MODEL_CAPSULE = b"gostop_core.PlayoutModel"
+cdef const char* PLAYOUT_MODEL_NAME = "gostop_core.PlayoutModel"
+#: Bounds of ``cut`` (playout turns before the model's value) and ``worlds``.
+MAX_CUT = 64
+MAX_WORLDS = 64
 
 DEFAULT_DEPTH = 1
 DEFAULT_SAMPLES = 256
@@ -387,21 +395,11 @@ cdef double greedy_move_value(const GreedyCtx* g, uint16_t move) noexcept nogil:
     return 0.0
 
 
-cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil:
-    """The index of the move the greedy bot (GreedyBot) plays from the view of the
-    seat to move: the best immediate visible gain, Go/Stop by its rule of thumb,
-    ties to the first move in generation order."""
-    cdef GreedyCtx g
-    cdef int i, q, best = 0
-    cdef double v, best_v
+cdef void greedy_ctx_init(GreedyCtx* g, const GameStateC* s, const RulesC* r) noexcept nogil:
+    """What the greedy values of the seat to move depend on (its unseen cards,
+    its score, the opponents' near-complete sets)."""
+    cdef int i, q
     cdef uint64_t visible
-    cdef int wanted
-    if s.phase == PHASE_GO_STOP:
-        wanted = MOVE_STOP if greedy_wants_stop(s, r) else MOVE_GO
-        for i in range(n):
-            if move_kind(moves[i]) == wanted:
-                return i
-        return 0
     g.s = s
     g.r = r
     g.p = s.to_move
@@ -423,6 +421,39 @@ cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves
                     g.deny_set[i] += 1
             if gs_popcount(s.captured[q] & GS_MASK_BRIGHT) == 2:
                 g.deny_bright += 1
+
+
+cdef void greedy_values(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
+                        double* out) noexcept nogil:
+    """The greedy bot's value of each move (``out[i]``; 0 in the Go/Stop phase,
+    which the greedy bot decides by its rule of thumb): features of the
+    learned policy (gostop_core.bots.policy)."""
+    cdef GreedyCtx g
+    cdef int i
+    if s.phase == PHASE_GO_STOP:
+        for i in range(n):
+            out[i] = 0.0
+        return
+    greedy_ctx_init(&g, s, r)
+    for i in range(n):
+        out[i] = greedy_move_value(&g, moves[i])
+
+
+cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil:
+    """The index of the move the greedy bot (GreedyBot) plays from the view of the
+    seat to move: the best immediate visible gain, Go/Stop by its rule of thumb,
+    ties to the first move in generation order."""
+    cdef GreedyCtx g
+    cdef int i, best = 0
+    cdef double v, best_v
+    cdef int wanted
+    if s.phase == PHASE_GO_STOP:
+        wanted = MOVE_STOP if greedy_wants_stop(s, r) else MOVE_GO
+        for i in range(n):
+            if move_kind(moves[i]) == wanted:
+                return i
+        return 0
+    greedy_ctx_init(&g, s, r)
     best_v = greedy_move_value(&g, moves[0])
     for i in range(1, n):
         v = greedy_move_value(&g, moves[i])
@@ -645,6 +676,14 @@ cdef inline int32_t pv_entry(int seat, int code) noexcept nogil:
     return (seat << 16) | code
 
 
+cdef inline int playout_pick(const GameStateC* w, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil:
+    """The playout policy's move: the learned model's where the bot asked for
+    it (gostop_core.bots.policy), else the greedy policy's."""
+    if c.model != NULL and (c.model_own if w.to_move == c.root else c.model_others):
+        return c.model.pick(w, c.r, moves, n, c.model.data)
+    return policy_move(w, c.r, moves, n)
+
+
 cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil:
     """The terminal value of the hand played out from ``s`` by the greedy policy
     for every seat (the searching seat too), with the sample's hidden cards.
@@ -658,10 +697,12 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
         n = generate_moves(&w, c.r, moves)
         if n == 0 or gs_interrupted():
             break
+        if c.model != NULL and c.cut > 0 and w.turns - s.turns >= c.cut:
+            return c.model.value(&w, c.r, c.root, c.model.data)
         if c.plan > 0 and not c.planning and w.phase == PHASE_GO_STOP and w.to_move == c.root:
             move = moves[plan_go_stop(&w, c, moves, n)]
         else:
-            move = moves[policy_move(&w, c.r, moves, n)]
+            move = moves[playout_pick(&w, c, moves, n)]
         pos = w.stock_pos
         if pv != NULL and w.turns - s.turns < ROLLOUT_PV_TURNS and pv < c.pv_end:
             pv[0] = pv_entry(w.to_move, move)
@@ -1004,7 +1045,7 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
         info_add(c, tn, weight * v)
         return v
     if s.to_move != c.root:
-        best_i = policy_move(s, c.r, moves, n)
+        best_i = playout_pick(s, c, moves, n)
         # another seat's move is seen by the searching seat: an edge of the table
         k = info_child(c, tn, pv_entry(s.to_move, moves[best_i]), 0)
         if pv != NULL:
@@ -1104,6 +1145,30 @@ cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int dep
                    seen_cards(c, tn, &child, pos) if c.trie != NULL else -1, 0.0)
         pvlen[0] += 1
     return mean
+
+
+cdef void draw_world(const GameStateC* base, GameStateC* out, const uint8_t* pool, int npool,
+                     const int* need, int seat, uint64_t* rng, const SearchCtx* c) noexcept nogil:
+    """One sampled deal of the unseen cards (``determinize``).  With an opponent
+    model (``c.worlds`` > 1), ``c.worlds`` candidate deals are drawn and one is
+    kept with probability proportional to its weight, the likelihood of the
+    opponents' observed moves in it (sampling-importance-resampling, as a
+    weighted reservoir: candidate k replaces the kept one with probability
+    w_k / (w_1 + ... + w_k))."""
+    cdef GameStateC cand
+    cdef double w, total, u
+    cdef int k
+    determinize(base, out, pool, npool, need, seat, rng)
+    if c.model == NULL or c.worlds <= 1 or c.model.weight == NULL:
+        return
+    total = c.model.weight(out, c.r, c.model.data)
+    for k in range(1, c.worlds):
+        determinize(base, &cand, pool, npool, need, seat, rng)
+        w = c.model.weight(&cand, c.r, c.model.data)
+        total += w
+        u = (splitmix64(rng) >> 11) * (1.0 / 9007199254740992.0)
+        if w > 0.0 and u * total < w:
+            out[0] = cand
 
 
 cdef int keep_better_half(const double* values, bint* alive, int n, int nalive) noexcept nogil:
@@ -1214,7 +1279,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                   bint rollout=True, double win_bonus=DEFAULT_WIN_BONUS, int halving=0,
                   double time_ms=0.0, double stop_z=0.0, int min_samples=DEFAULT_MIN_SAMPLES,
                   double tolerance=DEFAULT_TOLERANCE, int plan=0, bint consistent=False,
-                  int info_limit=DEFAULT_INFO_LIMIT):
+                  int info_limit=DEFAULT_INFO_LIMIT, model=None,
+                  bint model_own=True, bint model_others=False, int cutoff=0, int worlds=1):
     """Expectimax from a player's view (``parse_view`` fields; the seat must be
     the one to move).  ``rollout`` picks the leaf value (True: the hand played
     out by the greedy policy; False: the fitted estimate, with ``beta``,
@@ -1241,6 +1307,12 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     each sample (which knows the sample's hidden cards).  Its table holds at
     most ``info_limit`` nodes; past that the search falls back to the
     per-sample values and says so (``"consistent": False``).
+    ``model`` (a ``PlayoutModel`` capsule, :meth:`gostop_core.bots.policy.LearnedPolicy.capsule`)
+    plays the playout moves of the searching seat (``model_own``) and of the
+    others (``model_others``) instead of the greedy policy; ``cutoff`` (> 0) ends
+    a playout after that many turns with the model's value; ``worlds`` (> 1)
+    draws each sample among that many deals by the likelihood of the
+    opponents' observed moves (``draw_world``).
     Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
     "counts", "stopped", "consistent"}`` with moves in generation order, ``counts`` the samples each
     move's value averages (``samples``: the most of them), ``stopped`` why the
@@ -1304,6 +1376,21 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     ctx.plan = plan
     ctx.planning = 0
     ctx.plan_rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF) ^ <uint64_t>0xA5A5A5A55A5A5A5A
+    ctx.model = NULL
+    ctx.model_own = model_own
+    ctx.model_others = model_others
+    ctx.cut = 0
+    ctx.worlds = 1
+    if model is not None:
+        ctx.model = <const PlayoutModel*>PyCapsule_GetPointer(model, PLAYOUT_MODEL_NAME)
+        if cutoff < 0 or cutoff > MAX_CUT:
+            raise ValueError(f"cutoff must be 0..{MAX_CUT}")
+        if worlds < 1 or worlds > MAX_WORLDS:
+            raise ValueError(f"worlds must be 1..{MAX_WORLDS}")
+        ctx.cut = cutoff
+        ctx.worlds = worlds
+    elif cutoff != 0 or worlds != 1:
+        raise ValueError("cutoff and worlds need a model")
     n = generate_moves(&base, &rules.c, moves)
     if n == 0:
         raise ValueError(f"seat {seat} has no legal move in this view")
@@ -1349,7 +1436,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     with nogil:
         started = now_ms()
         for d in range(samples):
-            determinize(&base, &work, pool, npool, need, seat, &rng)
+            draw_world(&base, &work, pool, npool, need, seat, &rng, &ctx)
             cut = False
             for i in range(n):
                 if not alive[i] or gs_interrupted():

@@ -1,0 +1,162 @@
+"""The ``learned`` bot: the expectimax search with the learned playout policy
+and value (:mod:`gostop_core.bots.policy`, fitted by :mod:`gostop_core.bots.training`).
+
+It is :class:`~gostop_core.bots.ExpectimaxBot` with a playout model: below the
+root, the other seats' moves (``others``, on by default) and optionally the
+bot's own playout moves (``own``) follow the learned policy instead of the
+greedy one; ``cut`` K
+ends each playout after K turns with the learned value; ``worlds`` W draws
+every sampled deal among W deals by how likely the opponents' observed moves
+were under the learned policy (the opponent model).  The bot sees only views:
+the moves it learns from are those it is shown (:meth:`observe`, every move is
+public), and the deals are sampled from its own view.
+
+Settings by name: ``learned:samples=256,own=0,others=1,cut=0,worlds=1,temp=1,weights=PATH``
+(also ``depth``, ``win``, ``halving``, ``time``, ``stop`` as for ``expectimax:``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gostop_core.bots.expectimax import ExpectimaxBot
+from gostop_core.bots.policy import MAX_OBS, LearnedPolicy, load_weights
+from gostop_core.bots.search import MAX_CUT, MAX_WORLDS
+from gostop_core.game import PlayerView
+from gostop_core.moves import Move
+from gostop_core.notation import parse_view
+from gostop_core.rules import Rules
+
+__all__ = ["LearnedBot", "learned_from_spec", "LEARNED_KEYS"]
+
+#: ``learned:key=value`` settings and the LearnedBot argument each sets.
+LEARNED_KEYS = {"depth": "depth", "samples": "samples", "win": "win_bonus", "halving": "halving",
+                "time": "time_ms", "stop": "stop_z", "own": "own", "others": "others",
+                "cut": "cut", "worlds": "worlds", "temp": "temperature", "weights": "weights"}
+_FLOATS = ("win", "time", "stop", "temp")
+_WORDS = ("weights",)
+_FLAGS = ("own", "others", "halving")
+
+_WEIGHTS_CACHE: dict[str | None, dict] = {}
+
+# move kinds (gostop_core.movegen): a play, a bonus card banked, a bomb
+_PLAY, _BONUS, _BOMB = 1, 2, 3
+
+
+def _weights(path: str | None) -> dict:
+    """The validated weights of ``path`` (read once per process)."""
+    if path not in _WEIGHTS_CACHE:
+        _WEIGHTS_CACHE[path] = load_weights(path)
+    return _WEIGHTS_CACHE[path]
+
+
+class LearnedBot(ExpectimaxBot):
+    """Expectimax search whose playouts follow the learned policy (the
+    registry gives it the ``expectimax-v1`` settings); see the module docstring."""
+
+    name = "learned"
+
+    #: Defaults: the setting that measured best on the tuning deals (docs/strength.md):
+    #: the other seats' moves in the search by the policy, the bot's own by greedy.
+    OWN = False
+    OTHERS = True
+
+    def __init__(self, seed: int | None = None, weights: str | None = None,
+                 own: bool | None = None, others: bool | None = None, cut: int = 0,
+                 worlds: int = 1,
+                 temperature: float | None = None, **settings: Any):
+        super().__init__(seed, **settings)
+        w = _weights(weights)
+        self.weights = weights
+        self.own = self.OWN if own is None else bool(own)
+        self.others = self.OTHERS if others is None else bool(others)
+        self.cut = int(cut)
+        self.worlds = int(worlds)
+        if not 0 <= self.cut <= MAX_CUT:
+            raise ValueError(f"learned cut must be 0..{MAX_CUT} turns, got {cut}")
+        if not 1 <= self.worlds <= MAX_WORLDS:
+            raise ValueError(f"learned worlds must be 1..{MAX_WORLDS}, got {worlds}")
+        self.model = LearnedPolicy(w["policy"], w["value"],
+                                   w["temperature"] if temperature is None else temperature,
+                                   w["header"])
+        self._capsule = self.model.capsule()
+        self._seat: int | None = None
+        self._seen: list[tuple[str, int]] = []
+
+    # the opponent model's observations -------------------------------------------
+    def start_hand(self, view: PlayerView) -> None:
+        self._seat = view.seat
+        self._seen = []
+
+    def observe(self, view: PlayerView, move: Move) -> None:
+        """Another seat played ``move`` when this bot's view was ``view``."""
+        if self.worlds > 1 and view.to_move != view.seat:
+            self._seen.append((view.to_str(), move.code))
+            del self._seen[:-4 * MAX_OBS]
+
+    def _observations(self, now: dict) -> list[tuple[dict, int, int]]:
+        """``(fields, move, since)`` for the opponents' decisions seen this hand,
+        ``since`` the cards the seat laid down from its hand from then on.  A
+        seat's decisions before it banked a bonus card are left out: it drew a
+        card nobody saw, so its earlier hand cannot be rebuilt."""
+        out: list[tuple[dict, int, int]] = []
+        since: dict[int, int] = {}
+        stopped: set[int] = set()
+        visible_now = now["field"]
+        for pile in now["captured"]:
+            visible_now |= pile
+        for text, code in reversed(self._seen):
+            fields = parse_view(text)[1]
+            seat = fields["to_move"]
+            if seat in stopped:
+                continue
+            move = Move.from_code(code)
+            kind = code >> 12
+            card = (code >> 6) & 63
+            laid = 0
+            if kind in (_PLAY, _BONUS):
+                laid = 1 << card
+            elif kind == _BOMB:
+                # the month's cards this seat held: unseen then, on the table now
+                unseen_then = ~(fields["field"] | fields["hand"])
+                for pile in fields["captured"]:
+                    unseen_then &= ~pile
+                month = sum(1 << c for c in range(4 * (card - 1), 4 * card))
+                laid = month & unseen_then & visible_now
+            since[seat] = since.get(seat, 0) | laid
+            if kind == _BONUS:
+                stopped.add(seat)
+                continue
+            if len(out) < MAX_OBS:
+                out.append((fields, move.code, since[seat]))
+        out.reverse()
+        return out
+
+    def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
+        if self.worlds > 1:
+            self.model.set_observations(rules, self._observations(fields))
+        return {"model": self._capsule, "model_own": self.own, "model_others": self.others,
+                "cutoff": self.cut, "worlds": self.worlds}
+
+
+def learned_from_spec(spec: str, seed: int | None,
+                      base: dict[str, Any] | None = None) -> LearnedBot:
+    """A LearnedBot from ``key=value`` pairs separated by commas (LEARNED_KEYS),
+    over the search settings ``base``."""
+    kwargs: dict[str, Any] = dict(base or {})
+    if spec.strip():
+        for item in spec.split(","):
+            key, sep, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or key not in LEARNED_KEYS or not value:
+                raise ValueError(f"bad learned setting {item!r}: use key=value with key one of "
+                                 f"{', '.join(LEARNED_KEYS)} (e.g. learned:samples=128,worlds=8)")
+            try:
+                if key in _FLAGS and value not in ("0", "1"):
+                    raise ValueError
+                kwargs[LEARNED_KEYS[key]] = (value if key in _WORDS else
+                                             float(value) if key in _FLOATS else int(value))
+            except ValueError:
+                raise ValueError(f"bad learned setting {item!r}: {key} needs "
+                                 f"{'0 or 1' if key in _FLAGS else 'a number'}") from None
+    return LearnedBot(seed, **kwargs)
