@@ -9,6 +9,8 @@ import sys
 
 import click
 
+from gostop_cli.options import FloatRange, IntRange
+
 __all__ = ["protocol_test"]
 
 
@@ -27,14 +29,14 @@ Checks the handshake, isready, a whole hand of every preset and player count
 the caps, analyse, stop, setoption, and that quit leaves no process behind.
 Exit status: 0 every check passed, 1 a check failed, 2 bad usage.""")
 @click.argument("spec", metavar="cmd:PROGRAM")
-@click.option("--time-ms", type=click.IntRange(10, 600_000), default=100, show_default=True,
+@click.option("--time-ms", type=IntRange(10, 600_000), default=100, show_default=True,
               help="The time per move the hands are played with; every answer must come "
                    "within it.")
-@click.option("--timeout", type=click.FloatRange(0.5, 600), default=5.0, show_default=True,
+@click.option("--timeout", type=FloatRange(0.5, 600), default=5.0, show_default=True,
               help="Seconds any other answer (ready, readyok, an error) may take.")
 @click.option("--presets", default=None, metavar="P1,P2",
               help="The presets whose hands are played (default: every preset).")
-@click.option("--seed", type=click.IntRange(0, 2 ** 32 - 1), default=1, show_default=True,
+@click.option("--seed", type=IntRange(0, 2 ** 32 - 1), default=1, show_default=True,
               help="Seed of the deals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--log", "show_log", is_flag=True,

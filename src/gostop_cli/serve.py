@@ -9,7 +9,7 @@ import click
 
 from gostop_core import GoStopError
 from gostop_cli.analysis import hint_moves
-from gostop_cli.options import CommandError
+from gostop_cli.options import CommandError, FloatRange, IntRange
 
 __all__ = ["serve"]
 
@@ -26,7 +26,7 @@ Examples:
   gostop serve --replay games.jsonl     # step through saved hands""")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (only the loopback interface by default).")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+@click.option("--port", type=IntRange(1, 65535), default=8000, show_default=True,
               help="Port to listen on.")
 @click.option("--open", "open_browser", is_flag=True, help="Open a browser on the table.")
 @click.option("--bot", "bots", multiple=True, metavar="SPEC",
@@ -34,7 +34,7 @@ Examples:
                    "(a cmd: program, a file.py:Class, a module:Class); repeatable.")
 @click.option("--replay", "replay_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Serve the gostop-record/1 hands of FILE to step through at /replay.")
-@click.option("--move-delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
+@click.option("--move-delay", type=FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds a bot waits before each move, so its moves can be followed.")
 def serve(host: str, port: int, open_browser: bool, bots: tuple[str, ...],
           replay_file: str | None, move_delay: float) -> None:

@@ -11,7 +11,7 @@ import sys
 import click
 
 from gostop_core import GoStopError
-from gostop_cli.options import CommandError
+from gostop_cli.options import CommandError, FloatRange, IntRange
 
 __all__ = ["train"]
 
@@ -34,18 +34,18 @@ below 1,000,000 (those from it are kept for reporting strength).  The same
 command gives the same file.""")
 @click.option("--expert", default="expectimax-v1", show_default=True, metavar="BOT",
               help="The searching bot whose choices are imitated (a bot name).")
-@click.option("--games", type=click.IntRange(0, 999_999), default=300, show_default=True,
+@click.option("--games", type=IntRange(0, 999_999), default=300, show_default=True,
               help="Self-play games to add (0: fit on the data as it is).")
-@click.option("--seed", type=click.IntRange(0, 999_999), default=0, show_default=True,
+@click.option("--seed", type=IntRange(0, 999_999), default=0, show_default=True,
               help="Seed of the first game.")
 @click.option("--data", "data", metavar="FILE", multiple=True, required=True,
               type=click.Path(dir_okay=False),
               help="Self-play data (JSON Lines); the games are added to the first. Repeatable.")
 @click.option("--out", metavar="FILE", required=True, type=click.Path(dir_okay=False),
               help="The weights file to write.")
-@click.option("--l2", type=click.FloatRange(0, 100), default=1e-3, show_default=True,
+@click.option("--l2", type=FloatRange(0, 100), default=1e-3, show_default=True,
               help="L2 penalty of the policy fit.")
-@click.option("--temperature", type=click.FloatRange(0.01, 100), default=1.0,
+@click.option("--temperature", type=FloatRange(0.01, 100), default=1.0,
               show_default=True, help="Softmax temperature of the opponent model.")
 @click.option("--json", "as_json", is_flag=True, help="Print the fit's figures as JSON.")
 def train(expert: str, games: int, seed: int, data: tuple[str, ...], out: str, l2: float,

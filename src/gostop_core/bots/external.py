@@ -498,10 +498,11 @@ def _option_specs(bot: Bot) -> dict[str, tuple[Option, str]]:
             (Option("samples", "spin", bot.samples, 1, MAX_SAMPLES), "samples"),
             (Option("leaf", "combo", bot.leaf, choices=ExpectimaxBot.LEAVES), "leaf"),
             (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
-            (Option("halving", "check", bot.halving), "halving"),
+            (Option("halving", "spin", int(bot.halving), 0, 2), "halving"),
             (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
             (Option("stop", "float", bot.stop_z, 0.0, 100.0), "stop_z"),
             (Option("plan", "spin", bot.plan, 0, MAX_PLAN), "plan"),
+            (Option("consistent", "check", bool(bot.consistent)), "consistent"),
         ]
     elif isinstance(bot, IsmctsBot):
         specs = [
