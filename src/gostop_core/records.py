@@ -634,7 +634,7 @@ _JSON_SPACE = " \t\r"
 
 
 def _lines(handle: IO[str]) -> Iterator[tuple[int, str | None]]:
-    """(line number, text) of each non-blank line of ``handle``, split on ``\n``
+    """(line number, text) of each non-blank line of ``handle``, split on ``\\n``
     only, read a chunk at a time: a line longer than :data:`MAX_LINE` comes as
     ``(number, None)`` and is dropped while it is read.  Runs of blank lines are
     skipped by searches in C, so a file of newlines costs little time and no
@@ -775,7 +775,7 @@ def read_records(handle: IO[str] | str, strict: bool = True,
     """Every record of a JSON Lines file (or of one JSON record or array).
 
     ``handle`` is an open text file or the text itself; lines are split on
-    ``\n`` only (a record never holds a raw line break: see :meth:`Record.to_json`).
+    ``\\n`` only (a record never holds a raw line break: see :meth:`Record.to_json`).
     Strict (the default): the first bad record raises :class:`RecordError` with
     its line.  With ``strict=False`` each bad record is returned as its
     :class:`RecordError`, in its place, so that nothing is skipped silently (the
@@ -785,7 +785,7 @@ def read_records(handle: IO[str] | str, strict: bool = True,
 
 
 class _BorrowedText(io.TextIOWrapper):
-    """Standard input read as UTF-8 text split on ``\n`` only; closing it leaves
+    """Standard input read as UTF-8 text split on ``\\n`` only; closing it leaves
     standard input open (a command may still read keys from it)."""
 
     def close(self) -> None:
@@ -800,7 +800,7 @@ class _BorrowedText(io.TextIOWrapper):
 
 def open_record_file(path: str) -> IO[str]:
     """A record file (``-``: standard input) opened for :func:`iter_records`:
-    UTF-8, lines split on ``\n`` only."""
+    UTF-8, lines split on ``\\n`` only."""
     import sys
     if path == "-":
         binary = getattr(sys.stdin, "buffer", None)
