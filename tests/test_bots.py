@@ -115,9 +115,9 @@ def _swap_hidden(text: str) -> str:
 
 
 # The searching bots take a few hundred milliseconds on a hand's first decision:
-# six deals per bot and preset in the default run, forty with --runslow.
+# six deals per bot and preset in the default run, twenty with --runslow.
 VIEW_SEEDS = [pytest.param(range(6), id="6-deals"),
-              pytest.param(range(6, 40), id="34-more-deals", marks=pytest.mark.slow)]
+              pytest.param(range(6, 20), id="14-more-deals", marks=pytest.mark.slow)]
 
 
 @pytest.mark.parametrize("seeds", VIEW_SEEDS)

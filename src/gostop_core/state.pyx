@@ -19,7 +19,9 @@ from gostop_core.movegen cimport (
 from gostop_core.settlement cimport settle
 
 from gostop_core.errors import IllegalMoveError, GameOverError, RulesError
-from gostop_core.movegen import END_REASON_NAMES, SETTLE_REASON_NAMES, _in_main_thread
+from gostop_core.movegen import (
+    END_REASON_NAMES as _END_REASON_NAMES, SETTLE_REASON_NAMES as _SETTLE_REASON_NAMES, _in_main_thread,
+)
 
 
 cdef class CoreState:
@@ -194,7 +196,7 @@ cdef class CoreState:
             winner=winner, base=st.base, score=st.score,
             pay=[st.pay[q] for q in range(n)],
             multiplier=[st.multiplier[q] if q != winner else 1 for q in range(n)],
-            reasons=[[name for bit, name in SETTLE_REASON_NAMES.items() if st.reasons[q] & bit]
+            reasons=[[name for bit, name in _SETTLE_REASON_NAMES.items() if st.reasons[q] & bit]
                      for q in range(n)],
             sake_cup_as_junk=bool(st.sake_as_junk), bridge_as_junk=bool(st.bridge_as_junk),
         )
@@ -221,7 +223,7 @@ cdef class CoreState:
     @property
     def stock_pos(self): return self.s.stock_pos
     @property
-    def end_reason(self): return END_REASON_NAMES[self.s.end_reason]
+    def end_reason(self): return _END_REASON_NAMES[self.s.end_reason]
     @property
     def sitter(self): return None if self.s.sitter < 0 else self.s.sitter
     @property
