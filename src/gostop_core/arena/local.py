@@ -11,6 +11,7 @@ import os
 import queue
 import signal
 import threading
+import time
 from typing import Any, Generator
 
 from gostop_core.arena.games import DealPlayer, GameRecord
@@ -87,11 +88,17 @@ def parallel_deals(init: tuple, deals: int, workers: int,
                 submitted += count
                 pending += 1
             item = None
+            polls = 0
             while item is None:
                 try:
-                    item = done.get(timeout=0.2)
+                    item = done.get_nowait()
                 except queue.Empty:
-                    if workers_at_start - {p.pid for p in getattr(pool, "_pool", ())}:
+                    # a plain sleep, not a blocking get: Ctrl-C inside Queue.get's
+                    # wait can leave its lock half released ("release unlocked lock")
+                    time.sleep(0.02)
+                    polls += 1
+                    if polls % 10 == 0 and (
+                            workers_at_start - {p.pid for p in getattr(pool, "_pool", ())}):
                         raise BotError("a worker process died during a game (a Python bot "
                                        "that ends its process?); the arena stops") from None
             pending -= 1
