@@ -18,23 +18,30 @@ __all__ = ["legal_moves_of_view", "completed_game", "view_to_move", "replay_posi
            "replay_view"]
 
 
-def completed_game(view: PlayerView) -> Game:
-    """A game whose position agrees with everything ``view`` shows, the unseen
-    cards dealt in their code order (hidden hands first, then the stock).
-    For move generation only: the filler is arbitrary."""
-    fields = dict(view._public)
+def _known_hands(view: PlayerView, fields: dict, unseen: list[int]) -> tuple[list[int], list[int]]:
+    """Each hand as far as ``view`` knows it (its own; a showdown's win-card with
+    its public holder, taken out of ``unseen``) and how many cards each hand
+    still needs from the unseen ones."""
     seat = view.seat
-    unseen = list(view.unseen)
     hands = [0] * view.players
     hands[seat] = fields["hand"]
     need = list(view.hand_counts)
     need[seat] = 0
-    # a card whose holder is public (a showdown's win-card) goes to its holder
     owner, card = fields.get("showdown_caller"), fields.get("showdown_card")
     if card is not None and owner is not None and owner != seat and card in unseen:
         unseen.remove(card)
         hands[owner] |= 1 << card
         need[owner] -= 1
+    return hands, need
+
+
+def completed_game(view: PlayerView) -> Game:
+    """A game whose position agrees with everything ``view`` shows, the unseen
+    cards dealt in their code order (hidden hands first, then the stock).
+    For move generation only: the filler is arbitrary."""
+    fields = dict(view._public)
+    unseen = list(view.unseen)
+    hands, need = _known_hands(view, fields, unseen)
     if sum(need) > len(unseen):
         raise PositionError("the view's hidden hands hold more cards than are unseen", "hands")
     for q in range(view.players):
@@ -87,19 +94,10 @@ def _fields_with(view: PlayerView, stock: list[int | None]) -> dict:
     from the unseen cards, and the stock taking ``stock``'s known cards in
     their places (the rest filled with the unseen cards left)."""
     fields = dict(view._public)
-    seat = view.seat
     known = [c for c in stock if c is not None]
     reserved = set(known)
     unseen = [c for c in view.unseen if c not in reserved]
-    hands = [0] * view.players
-    hands[seat] = fields["hand"]
-    need = list(view.hand_counts)
-    need[seat] = 0
-    owner, card = fields.get("showdown_caller"), fields.get("showdown_card")
-    if card is not None and owner is not None and owner != seat and card in unseen:
-        unseen.remove(card)
-        hands[owner] |= 1 << card
-        need[owner] -= 1
+    hands, need = _known_hands(view, fields, unseen)
     for q in range(view.players):
         for _ in range(need[q]):
             if not unseen:
