@@ -1009,6 +1009,19 @@ cdef void info_totals(InfoTrie* t, const int32_t* root_node, const bint* alive, 
 
 
 # ---------------------------------------------------------------- the search
+cdef inline double chosen_value(const GameStateC* s, SearchCtx* c, uint16_t move, int depth,
+                                int32_t* pv, int* pvlen, int32_t k, double weight) noexcept nogil:
+    """The value of the one move chosen at a node (another seat's policy move, or
+    the table's choice for an information set), the move entering the line."""
+    cdef double v
+    if pv == NULL:
+        return move_value(s, c, move, depth, NULL, NULL, k, weight)
+    pv[0] = pv_entry(s.to_move, move)
+    v = move_value(s, c, move, depth, pv + 1, pvlen, k, weight)
+    pvlen[0] += 1
+    return v
+
+
 cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv, int* pvlen,
                        int32_t tn, double weight) noexcept nogil:
     """Value of a decision node; fills the principal line when ``pv`` is given.
@@ -1048,12 +1061,7 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
         best_i = playout_pick(s, c, moves, n)
         # another seat's move is seen by the searching seat: an edge of the table
         k = info_child(c, tn, pv_entry(s.to_move, moves[best_i]), 0)
-        if pv != NULL:
-            pv[0] = pv_entry(s.to_move, moves[best_i])
-            v = move_value(s, c, moves[best_i], depth, pv + 1, pvlen, k, weight)
-            pvlen[0] += 1
-            return v
-        return move_value(s, c, moves[best_i], depth, NULL, NULL, k, weight)
+        return chosen_value(s, c, moves[best_i], depth, pv, pvlen, k, weight)
     for i in range(n):
         if move_kind(moves[i]) == MOVE_SHAKE:
             moves[0] = moves[i]  # the first shake (lowest month) is the only choice searched
@@ -1063,12 +1071,7 @@ cdef double node_value(const GameStateC* s, SearchCtx* c, int depth, int32_t* pv
         # the choice the table made for this information set
         best_i = info_choice(c, tn, c.root, moves, n, &k)
         if best_i >= 0:
-            if pv != NULL:
-                pv[0] = pv_entry(s.to_move, moves[best_i])
-                v = move_value(s, c, moves[best_i], depth, pv + 1, pvlen, k, weight)
-                pvlen[0] += 1
-                return v
-            return move_value(s, c, moves[best_i], depth, NULL, NULL, k, weight)
+            return chosen_value(s, c, moves[best_i], depth, pv, pvlen, k, weight)
     for i in range(n):
         v = move_value(s, c, moves[i], depth, NULL, NULL,
                        info_child(c, tn, pv_entry(c.root, moves[i]), 1), weight)
