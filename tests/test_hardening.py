@@ -323,6 +323,52 @@ def test_gwangpalli_seats(key, value, where):
         parse_position(replace_key(GWANGPALLI_DEAL, key, value))
 
 
+# The most flip-only turns the parser lets seats owe: MAX_FLIP_ONLY = 40 counting
+# three per bomb a hand could still make, so 31 with a dealt hand of 10 (the crash
+# fuzzer's finding) and 40 with hands of two, four seats, the rest of the pack in
+# the stock (ordered for a long chain) or on the field (an empty stock: 160 turns).
+FLIP_ONLY_2P = re.sub(r"fliponly=\S+", "fliponly=31,31", Game("casual", 2, seed=1).position())
+FLIP_ONLY_4P = (
+    "gostop/1 rules=casual players=4 dealer=0 turn=0 phase=play turns=0 field=- "
+    "hands=3J1,8J2|11J2,6J1|8A,10A|11J1,10J2 captured=-|-|-|- "
+    "stock=1J1,4A,11B,1R,8B,X3,9J1,3J2,11D,2R,3R,1B,12B,9R,5J1,6J2,5R,12A,4J1,7J1,12D,2A,1J2,"
+    "8J1,7R,10J1,10R,6R,4R,9J2,9A,4J2,7J2,2J1,5J2,2J2,7A,X2,3B,6A,5A,12R "
+    "go=0,0,0,0 lastgo=0,0,0,0 fliponly=40,40,40,40")
+_HELD = ("3J1", "8J2", "11J2", "6J1", "8A", "10A", "11J1", "10J2")
+FLIP_ONLY_4P_EMPTY_STOCK = (
+    "gostop/1 rules=casual players=4 dealer=0 turn=0 phase=play turns=0 "
+    f"field={','.join(c for c in CARD_CODES[:48] if c not in _HELD)} "
+    "hands=3J1,8J2|11J2,6J1|8A,10A|11J1,10J2 captured=-|X2|X3|- stock=- "
+    "go=0,0,0,0 lastgo=0,0,0,0 fliponly=40,40,40,40")
+
+
+@pytest.mark.parametrize("text, more", [
+    (FLIP_ONLY_2P, "32,31"), (FLIP_ONLY_4P, "40,41,40,40"), (FLIP_ONLY_4P_EMPTY_STOCK, "41,40,40,40"),
+], ids=["2p-31-each", "4p-40-each", "4p-40-each-empty-stock"])
+def test_a_chain_of_forced_flip_only_turns_keeps_every_event(text, more):
+    # Found by the crash fuzzer: 31 flip-only turns per seat at the deal made one
+    # push run about 60 forced turns, more events than the core's log held (128):
+    # the core's events were cut short, the reference engine's were not.  The log
+    # now holds the most one decision can cause (MAX_EVENTS, proof in gamestate.pxd).
+    from gostop_core.testing.lockstep import Lockstep
+    with pytest.raises(PositionError, match="^fliponly: "):
+        parse_position(replace_key(text, "fliponly", more))  # the parser's limit
+    longest = 0
+    for move in list(Game.from_position(text).legal_moves):
+        twin = Lockstep(Game.from_position(text))
+        longest = max(longest, len(twin.push(move)))  # same events, state and moves, or raises
+    assert longest > 128  # past the old log (157 or 158 events, 386, 323)
+
+
+def test_the_event_log_holds_every_chain_the_parser_allows():
+    # gamestate.pxd's bound: 51 turns (the decision's, and those that flip a card
+    # of the stock) of at most 26 events, MAX_PLAYERS * MAX_FLIP_ONLY forced turns
+    # that flip nothing of 2, and 6 once (the bonus cards, the hand's end).
+    from gostop_core.movegen import EVENT_LOG_SIZE
+    from gostop_core.notation import MAX_FLIP_ONLY
+    assert EVENT_LOG_SIZE >= 51 * 26 + 4 * MAX_FLIP_ONLY * 2 + 6
+
+
 # ---------------------------------------------------------------- the CLI
 def invoke(*args, input=None):
     try:

@@ -8,7 +8,27 @@ from gostop_core.cards cimport gs_mod_small, GS_MASK_MONTH_CARDS
 cdef enum:
     MAX_PLAYERS = 4
     MAX_MOVES = 128       # bound on decisions at one node (proof in generate_moves)
-    MAX_EVENTS = 128      # bound on events one decision can cause (a turn chain)
+    # Bound on the events one decision can cause: its turn and the forced
+    # flip-only turns it chains into (movegen.pyx, apply_move and run_forced).
+    # - A chain goes on only through forced flip-only turns, each using one owed.
+    #   The parser keeps flip_only + 3 per bomb still possible <= MAX_FLIP_ONLY
+    #   = 40 per seat (notation.py) and every move keeps it (a bomb takes three
+    #   hand cards, adds bomb_flip_only_turns <= 3): <= MAX_PLAYERS * 40 = 160.
+    # - A turn logs <= 26: its opener (played, bomb, flip_only, go...) 1; a stack
+    #   taken by the play (stack, captured, a steal from each of 3 opponents) 5;
+    #   the flip's month card (flipped, stack, captured, 3 stolen) 6;
+    #   resolve_turn 13 (the waiting pair's capture, sseul, 3 steals x 3
+    #   opponents, 2 chip payments); turn_end 1.  A forced turn that flips
+    #   nothing (empty stock) logs 2: flip_only, turn_end (no card, no flags).
+    # - A turn that flips takes a card of the stock (<= 50): with the decision's
+    #   own, <= 51 turns of 26, and <= 160 of 2.
+    # - Once: each of the 2 bonus cards (flipped, bonus) 4; the hand's end
+    #   (chips and three_ppeok, stop, or draw/hand_end) 2.
+    # 51 * 26 + 160 * 2 + 4 + 2 = 1652 (a deal logs <= 12).  A state no parser
+    # accepts (restore, from_fields: flip_only up to 127) may need more: log_event
+    # drops what is past the bound.  An EventLog is only a local at the Python
+    # boundary (state.pyx, gameloop.pyx): 26 KB of C stack, never in a search.
+    MAX_EVENTS = 1652
 
 cdef enum Phase:
     PHASE_PLAY = 0         # the player to move plays a hand card, a bomb, a bonus card, a shake...

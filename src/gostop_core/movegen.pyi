@@ -21,6 +21,7 @@ SETTLE_REASON_NAMES: dict[int, str]
 NO_CARD: int
 EVENT_NAMES: dict[int, str]
 STATE_SIZE: int
+EVENT_LOG_SIZE: int
 PAY_CAP: int
 CHIPS_CAP: int
 SHIFT_CAP: int

@@ -70,6 +70,8 @@ SETTLE_REASON_NAMES = {
     SETTLE_COVERED: "covered_by_go_caller",
 }
 STATE_SIZE = sizeof(GameStateC)
+#: Room in the event log of one decision (MAX_EVENTS: its proof in gamestate.pxd).
+EVENT_LOG_SIZE = MAX_EVENTS
 #: A payment (and a winner's points) saturates here; the chips of one hand at +-CHIPS_CAP.
 PAY_CAP = GS_PAY_CAP
 CHIPS_CAP = GS_CHIPS_CAP
