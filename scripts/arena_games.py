@@ -64,6 +64,9 @@ def summary(paths: list[Path]) -> dict:
             "mean_points": [round(m, 4) for m in mean],
             "ci95": [[round(m - 1.96 * s / math.sqrt(n), 4), round(m + 1.96 * s / math.sqrt(n), 4)]
                      for m, s in zip(mean, sd)],
+            # both as `gostop arena --json` has them (scripts/rating.py reads win_rate)
+            "win_rate": [round(sum(1 for g in decided if g["winner"] == i)
+                               / max(1, len(all_games)), 4) for i in range(entries)],
             "decided_win_rate": [round(sum(1 for g in decided if g["winner"] == i)
                                        / max(1, len(decided)), 4) for i in range(entries)],
             "draw_rate": round(1 - len(decided) / max(1, len(all_games)), 4),

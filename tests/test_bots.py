@@ -136,6 +136,45 @@ def test_bots_decide_from_the_view_alone(name, preset, seeds):
         assert a == b
 
 
+def test_the_opponent_model_decides_from_views_and_public_moves_alone():
+    """``learned:worlds=W`` weighs its deals by the moves it was shown
+    (``Bot.observe``): fed the views and moves of two hands that differ only in
+    a card nobody has seen (seat 1's unplayed card and the stock's last), it
+    chooses the same move mid-hand."""
+    compared = 0
+    for seed in range(12):
+        first = Game("casual", seed=seed)
+        if first.is_over():
+            continue
+        # the card of seat 1's that _swap_hidden puts into the stock
+        hidden = first.position().split("hands=")[1].split(" ")[0].split("|")[1].split(",")[0]
+        greedy = GreedyBot()
+        moves = []
+        # on to seat 0's first decision after seat 1 has moved three times
+        while not first.is_over() and not (first.turn == 0 and
+                                           sum(m != 0 for m, _ in moves) >= 3):
+            move = greedy.choose(first.view(first.turn), list(first.legal_moves))
+            moves.append((first.turn, move))
+            first.push(move)
+        if first.is_over() or any(hidden in str(m) for _, m in moves):
+            continue
+        choices, positions = [], []
+        for game in (Game("casual", seed=seed), Game.from_position(_swap_hidden(
+                Game("casual", seed=seed).position()))):
+            bot = make_bot("learned:samples=16,worlds=4", seed=seed)
+            bot.start_hand(game.view(0))
+            for mover, move in moves:
+                if mover != 0:
+                    bot.observe(game.view(0), move)
+                game.push(move)
+            assert game.view(0).to_str() == first.view(0).to_str()
+            choices.append(bot.choose(game.view(0), list(game.legal_moves)))
+            positions.append(game.position())
+        assert positions[0] != positions[1] and choices[0] == choices[1]
+        compared += 1
+    assert compared >= 3
+
+
 # ---------------------------------------------------------------- the random bot
 def test_random_bot_is_deterministic_by_seed():
     def run(seed):
