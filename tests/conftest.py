@@ -8,11 +8,13 @@ controls exactly what is on the field, in the hands and on top of the stock.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 import re
 import signal
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -358,3 +360,15 @@ def family_balances(piles) -> list[int]:
     bonus = [set_bonus(p) for p in piles]
     return [card_points(p) + bonus[q] * (n - 1) - (sum(bonus) - bonus[q]) - 240 // n
             for q, p in enumerate(piles)]
+
+
+#: The repository's scripts/ folder (the scripts are files, not a package).
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def load_script(name: str):
+    """``scripts/NAME.py`` imported as a module, for the tests of the scripts."""
+    spec = importlib.util.spec_from_file_location(f"{name}_script", SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 from gostop_core.arena import run_arena
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "arena_games.py"
-
-
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("arena_games_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("arena_games")
 
 
 def run_files(script, tmp_path: Path) -> list[Path]:

@@ -3,24 +3,20 @@ docs/strength.md."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from conftest import SCRIPTS, load_script
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "rating.py"
+SCRIPT = SCRIPTS / "rating.py"
 
 
 @pytest.fixture(scope="module")
 def rating():
-    spec = importlib.util.spec_from_file_location("rating_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("rating")
 
 
 def test_two_bots_get_the_odds_of_their_record(rating):

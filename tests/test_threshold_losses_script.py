@@ -3,20 +3,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from conftest import load_script
 
 from gostop_core import Game
 from gostop_core.bots import make_bot, play_game
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "threshold_losses.py"
-
-
 def load():
-    spec = importlib.util.spec_from_file_location("threshold_losses_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("threshold_losses")
 
 
 def test_counts_add_up_and_match_the_games_played():
