@@ -65,7 +65,22 @@ def compile_args(compiler_type: str, args: list[str]) -> list[str]:
     return list(args)
 
 
+def build_jobs() -> int:
+    """Extensions compiled side by side: ``GOSTOP_BUILD_JOBS`` if set to a
+    positive number, otherwise one per core (compiling is most of an install's
+    time; ``build_ext -j N`` still chooses)."""
+    jobs = os.environ.get("GOSTOP_BUILD_JOBS", "")
+    if jobs.isdigit() and int(jobs) > 0:
+        return int(jobs)
+    return os.cpu_count() or 1
+
+
 class PortableBuildExt(build_ext):
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = build_jobs()
+
     def build_extensions(self):
         for ext in self.extensions:
             ext.extra_compile_args = compile_args(self.compiler.compiler_type,
