@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 ray = pytest.importorskip("ray")
+# one Ray cluster at a time when the tests run on several processes (-n 2 --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("ray")
 
 from click.testing import CliRunner  # noqa: E402
 
