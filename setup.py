@@ -70,9 +70,11 @@ def build_jobs() -> int:
     positive number, otherwise one per core (compiling is most of an install's
     time; ``build_ext -j N`` still chooses)."""
     jobs = os.environ.get("GOSTOP_BUILD_JOBS", "")
-    if jobs.isdigit() and int(jobs) > 0:
-        return int(jobs)
-    return os.cpu_count() or 1
+    if not jobs:
+        return os.cpu_count() or 1
+    if not (jobs.isascii() and jobs.isdigit() and int(jobs) > 0):
+        raise SystemExit(f"GOSTOP_BUILD_JOBS must be a positive whole number, not {jobs!r}")
+    return int(jobs)
 
 
 class PortableBuildExt(build_ext):

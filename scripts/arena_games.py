@@ -58,6 +58,7 @@ def summary(paths: list[Path]) -> dict:
           for p, m in zip(per_deal, mean)]
     all_games = [g for v in deals.values() for g in v.values()]
     decided = [g for g in all_games if g["winner"] is not None]
+    wins = [sum(1 for g in decided if g["winner"] == i) for i in range(entries)]
     return {"bots": bots, "deals": n, "games": len(all_games),
             "first_deal_seed": min(k[0] for k in deals) if deals else None,
             "last_deal_seed": max(k[0] for k in deals) if deals else None,
@@ -65,10 +66,8 @@ def summary(paths: list[Path]) -> dict:
             "ci95": [[round(m - 1.96 * s / math.sqrt(n), 4), round(m + 1.96 * s / math.sqrt(n), 4)]
                      for m, s in zip(mean, sd)],
             # both as `gostop arena --json` has them (scripts/rating.py reads win_rate)
-            "win_rate": [round(sum(1 for g in decided if g["winner"] == i)
-                               / max(1, len(all_games)), 4) for i in range(entries)],
-            "decided_win_rate": [round(sum(1 for g in decided if g["winner"] == i)
-                                       / max(1, len(decided)), 4) for i in range(entries)],
+            "win_rate": [round(w / max(1, len(all_games)), 4) for w in wins],
+            "decided_win_rate": [round(w / max(1, len(decided)), 4) for w in wins],
             "draw_rate": round(1 - len(decided) / max(1, len(all_games)), 4),
             "incomplete_deals": len(games) - n}
 

@@ -146,8 +146,9 @@ def test_the_opponent_model_decides_from_views_and_public_moves_alone():
         first = Game("casual", seed=seed)
         if first.is_over():
             continue
+        start = first.position()
         # the card of seat 1's that _swap_hidden puts into the stock
-        hidden = first.position().split("hands=")[1].split(" ")[0].split("|")[1].split(",")[0]
+        hidden = start.split("hands=")[1].split(" ")[0].split("|")[1].split(",")[0]
         greedy = GreedyBot()
         moves = []
         # on to seat 0's first decision after seat 1 has moved three times
@@ -159,8 +160,7 @@ def test_the_opponent_model_decides_from_views_and_public_moves_alone():
         if first.is_over() or any(hidden in str(m) for _, m in moves):
             continue
         choices, positions = [], []
-        for game in (Game("casual", seed=seed), Game.from_position(_swap_hidden(
-                Game("casual", seed=seed).position()))):
+        for game in (Game.from_position(start), Game.from_position(_swap_hidden(start))):
             bot = make_bot("learned:samples=16,worlds=4", seed=seed)
             bot.start_hand(game.view(0))
             for mover, move in moves:
