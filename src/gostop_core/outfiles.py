@@ -26,6 +26,10 @@ from typing import IO, Iterator
 
 from gostop_core.errors import GoStopError
 
+# A lone surrogate (from a record's seat name, say) has no UTF-8 form: it is
+# written as a backslash escape instead of failing the whole file.
+_TEXT = {"encoding": "utf-8", "errors": "backslashreplace"}
+
 __all__ = ["OutputFileError", "atomic_output", "output_kind", "write_output"]
 
 
@@ -62,7 +66,7 @@ def atomic_output(path: str, binary: bool = False) -> Iterator[IO]:
     if kind == "in place":
         try:
             handle = open(path, "wb" if binary else "w",
-                          **({} if binary else {"encoding": "utf-8"}))
+                          **({} if binary else _TEXT))
         except OSError as exc:
             raise OutputFileError(f"{path}: {exc.strerror or exc}") from None
         try:
@@ -80,7 +84,7 @@ def atomic_output(path: str, binary: bool = False) -> Iterator[IO]:
         raise OutputFileError(f"{path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb" if binary else "w",
-                       **({} if binary else {"encoding": "utf-8"})) as handle:
+                       **({} if binary else _TEXT)) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

@@ -85,8 +85,12 @@ def _colors(colors: dict | None) -> dict:
     return merged
 
 
+# Characters XML 1.0 cannot hold (control characters, lone surrogates, U+FFFE/F)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _esc(text: object) -> str:
-    return _xml_escape(str(text), quote=True)
+    return _xml_escape(_NOT_XML.sub("\ufffd", str(text)), quote=True)
 
 
 def _code(card: object) -> str:
