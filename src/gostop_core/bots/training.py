@@ -200,9 +200,9 @@ def _game_problem(game: Any) -> str | None:
         if not isinstance(d.get("view"), str):
             return f"{where}: 'view' is not a string"
         moves = d.get("moves")
-        if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
-            return f"{where}: 'moves' is not a list of move strings"
-        if not isinstance(d.get("choice"), str) or d["choice"] not in moves:
+        if not isinstance(moves, list) or not moves or not all(_is_int(m) for m in moves):
+            return f"{where}: 'moves' is not a list of move codes"
+        if not _is_int(d.get("choice")) or d["choice"] not in moves:
             return f"{where}: 'choice' is not one of its moves"
         seat = d.get("seat")
         if not (_is_int(seat) and 0 <= seat < len(net)):

@@ -1,0 +1,429 @@
+"""Untrusted input, round 4 (issue 32): output paths that are not regular files,
+text no encoding holds, damaged self-play manifests and training data, SVG
+from bad arguments.  Each test is a reproducer of a defect found by attacking
+the commands, fixed at its cause."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import stat
+import sys
+import threading
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from gostop_cli.main import cli
+from gostop_core import Game, svg
+from gostop_core.errors import ArgumentTypeError, CardCodeError, CardTypeError, GoStopError
+from gostop_core.outfiles import OutputFileError, atomic_output, output_kind, write_output
+from gostop_core.records import RecordWriter, Seat, append_record, read_records, record_from_game
+
+
+def invoke(*args: str):
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(cli, list(args), catch_exceptions=True)
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 2, (result.output, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+# ---------------------------------------------------------------- scratch nodes
+def scratch_device(path: str, minor: int) -> str:
+    """A character device with /dev/null's (minor 3) or /dev/full's (minor 7)
+    numbers at ``path``; the test is skipped where making one is not allowed."""
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here ({exc.strerror}): needs root")
+    return path
+
+
+class FifoReader:
+    """A FIFO at ``path`` with a thread reading everything written to it."""
+
+    def __init__(self, path: str):
+        os.mkfifo(path)
+        self.path = path
+        self.data = b""
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        with open(self.path, "rb") as fh:
+            self.data = fh.read()
+
+    def wait(self) -> bytes:
+        self.thread.join(30)
+        assert not self.thread.is_alive()
+        return self.data
+
+
+def is_char_device(path: str) -> bool:
+    return stat.S_ISCHR(os.lstat(path).st_mode)
+
+
+# ---------------------------------------------------------------- the helper
+def test_a_new_path_and_a_regular_file_are_written_whole(tmp_path):
+    target = tmp_path / "out.txt"
+    write_output(str(target), "one\n")
+    assert target.read_text() == "one\n"
+    target.chmod(0o640)
+    write_output(str(target), "two\n")
+    assert target.read_text() == "two\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]  # no temporary left
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+    with pytest.raises(RuntimeError):
+        with atomic_output(str(target)) as fh:
+            fh.write("half")
+            raise RuntimeError("the writer failed")
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_a_fifo_is_written_in_place(tmp_path):
+    reader = FifoReader(str(tmp_path / "pipe"))
+    assert output_kind(reader.path) == "in place"
+    write_output(reader.path, "through the pipe\n")
+    assert reader.wait() == b"through the pipe\n"
+    assert stat.S_ISFIFO(os.lstat(reader.path).st_mode)
+
+
+def test_a_device_is_written_in_place_never_replaced(tmp_path):
+    null = scratch_device(str(tmp_path / "null"), 3)
+    write_output(null, "gone\n")
+    assert is_char_device(null)
+    full = scratch_device(str(tmp_path / "full"), 7)
+    with pytest.raises(OutputFileError, match="full"):
+        write_output(full, "x" * 100_000)
+    assert is_char_device(full)
+
+
+def test_a_symlink_stays_a_link_and_its_target_is_written(tmp_path):
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_output(str(link), "new\n")
+    assert link.is_symlink() and target.read_text() == "new\n"
+
+
+def test_a_directory_is_refused_with_one_line(tmp_path):
+    with pytest.raises(OutputFileError, match="is a directory") as info:
+        write_output(str(tmp_path), "x")
+    assert "\n" not in str(info.value)
+
+
+def test_surrogates_in_an_output_file_are_escaped_not_a_crash(tmp_path):
+    target = tmp_path / "out.txt"
+    write_output(str(target), "a\ud800b\n")
+    assert target.read_text() == "a\\ud800b\n"
+
+
+# ---------------------------------------------------------------- every command
+def test_svg_o_writes_a_fifo_and_a_device_in_place(tmp_path):
+    reader = FifoReader(str(tmp_path / "pipe"))
+    result = invoke("svg", "--card", "1B", "-o", reader.path)
+    assert result.exit_code == 0, result.stderr
+    assert reader.wait().startswith(b"<svg")
+    null = scratch_device(str(tmp_path / "null"), 3)
+    assert invoke("svg", "--card", "1B", "-o", null).exit_code == 0
+    assert is_char_device(null)
+    full = scratch_device(str(tmp_path / "full"), 7)
+    assert "No space left" in one_line_error(invoke("svg", "--card", "all", "-o", full))
+    assert is_char_device(full)
+
+
+def test_train_out_on_a_device_keeps_the_device(tmp_path, good_data):
+    data = good_data
+    null = scratch_device(str(tmp_path / "null"), 3)
+    result = invoke("train", "--games", "0", "--data", data, "--out", null)
+    assert result.exit_code == 0, result.stderr
+    assert is_char_device(null)
+    full = scratch_device(str(tmp_path / "full"), 7)
+    one_line_error(invoke("train", "--games", "0", "--data", data, "--out", full))
+    assert is_char_device(full)
+
+
+def test_selfplay_shard_and_manifest_devices_stay_devices(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    shard = scratch_device(str(out / "shard-00000.jsonl"), 3)
+    result = invoke("selfplay", "--bot", "random", "--games", "2", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert is_char_device(shard)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["finished_games"] == 2
+    # a manifest that is a device reads as no manifest at all: refused, left alone
+    other = tmp_path / "other"
+    other.mkdir()
+    node = scratch_device(str(other / "manifest.json"), 3)
+    assert "manifest.json" in one_line_error(
+        invoke("selfplay", "--bot", "random", "--games", "2", "--out", str(other)))
+    assert is_char_device(node)
+
+
+def test_arena_records_on_a_fifo_and_a_device(tmp_path):
+    reader = FifoReader(str(tmp_path / "pipe"))
+    result = invoke("arena", "random", "random", "--deals", "2", "--records", reader.path)
+    assert result.exit_code == 0, result.stderr
+    assert len(list(read_records(io.StringIO(reader.wait().decode())))) == 4
+    null = scratch_device(str(tmp_path / "null"), 3)
+    assert invoke("arena", "random", "random", "--deals", "1", "--records", null).exit_code == 0
+    assert is_char_device(null)
+
+
+def played_game(seed: int = 3) -> Game:
+    import random
+    game = Game("casual", players=2, seed=seed)
+    rng = random.Random(seed)
+    while game.outcome() is None:
+        game.push(rng.choice(list(game.legal_moves)))
+    return game
+
+
+def test_play_save_and_the_record_writer_keep_a_device(tmp_path):
+    null = scratch_device(str(tmp_path / "null"), 3)
+    result = invoke("play", "--auto", "--quiet", "--hands", "1", "--seed", "1", "--save", null)
+    assert result.exit_code == 0, result.stderr
+    assert is_char_device(null)
+    append_record(null, record_from_game(played_game()))
+    with RecordWriter(null) as writer:
+        writer.write(record_from_game(played_game()))
+    assert is_char_device(null)
+
+
+# ---------------------------------------------------------------- text no encoding holds
+NAMES = st.text(st.characters(), max_size=12)
+
+
+def record_file(tmp_path, names, comment) -> str:
+    rec = record_from_game(played_game(), seats=[Seat(n) for n in names],
+                           meta={"comment": comment})
+    path = str(tmp_path / "r.jsonl")
+    append_record(path, rec)
+    return path
+
+
+def test_a_lone_surrogate_seat_name_prints_escaped(tmp_path):
+    path = record_file(tmp_path, ["\ud800", "b\udfff"], "\ud800x")
+    for args in (["replay", path], ["replay", path, "--json"],
+                 ["analyse", path, "--samples", "4"], ["analyse", path, "--samples", "4",
+                                                       "--json"]):
+        result = invoke(*args)
+        assert result.exit_code == 0, (args, result.exception)
+    assert "\\ud800" in invoke("replay", path).output
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(NAMES, min_size=2, max_size=2), comment=NAMES)
+def test_any_text_in_a_record_prints_through_every_command(tmp_path, names, comment):
+    path = record_file(tmp_path, names, comment)
+    try:
+        for args in (["replay", path], ["replay", path, "--json"],
+                     ["analyse", path, "--samples", "2", "--json"]):
+            result = invoke(*args)
+            assert result.exit_code == 0, (args, names, comment, result.exception)
+    finally:
+        os.unlink(path)
+
+
+# ---------------------------------------------------------------- self-play manifests
+def finished_run(tmp_path):
+    out = tmp_path / "run"
+    assert invoke("selfplay", "--bot", "random", "--games", "2", "--shard-size", "1",
+                  "--out", str(out)).exit_code == 0
+    shards = {p.name: p.read_bytes() for p in out.glob("shard-*.jsonl")}
+    return out, shards
+
+
+def damage(doc: dict, how: str) -> dict:
+    entry = doc["shards"][1]
+    if how == "forfeits missing":
+        del entry["forfeits"]
+    elif how == "forfeits null":
+        entry["forfeits"] = None
+    elif how == "games a string":
+        entry["games"] = "2"
+    elif how == "bytes negative":
+        entry["bytes"] = -1
+    elif how == "first a bool":
+        entry["first"] = True
+    elif how == "file a number":
+        entry["file"] = 7
+    elif how == "entry a list":
+        doc["shards"][1] = []
+    return doc
+
+
+@pytest.mark.parametrize("how", ["forfeits missing", "forfeits null", "games a string",
+                                 "bytes negative", "first a bool", "file a number",
+                                 "entry a list"])
+def test_a_damaged_shard_entry_is_one_line_and_the_shards_stay(tmp_path, how):
+    out, shards = finished_run(tmp_path)
+    path = out / "manifest.json"
+    path.write_text(json.dumps(damage(json.loads(path.read_text()), how)))
+    line = one_line_error(invoke("selfplay", "--bot", "random", "--games", "3",
+                                 "--shard-size", "1", "--out", str(out)))
+    assert "manifest.json" in line and "shards[1]" in line
+    assert {p.name: p.read_bytes() for p in out.glob("shard-*.jsonl")} == shards
+    assert not (out / "shard-00002.jsonl").exists()
+
+
+def test_a_manifest_nested_too_deep_is_one_line(tmp_path):
+    out, shards = finished_run(tmp_path)
+    (out / "manifest.json").write_text("[" * 100_000)
+    assert "nested too deep" in one_line_error(
+        invoke("selfplay", "--bot", "random", "--games", "2", "--shard-size", "1",
+               "--out", str(out)))
+    assert {p.name: p.read_bytes() for p in out.glob("shard-*.jsonl")} == shards
+
+
+# ---------------------------------------------------------------- training data
+@pytest.fixture(scope="module")
+def good_data(tmp_path_factory) -> str:
+    """A data file of one self-play game, written by gostop train itself."""
+    folder = tmp_path_factory.mktemp("train")
+    data = folder / "good.jsonl"
+    result = invoke("train", "--expert", "expectimax:samples=2", "--games", "1",
+                    "--data", str(data), "--out", str(folder / "w.json"))
+    assert result.exit_code == 0, result.stderr
+    return str(data)
+
+
+def good_line(good_data: str) -> dict:
+    with open(good_data) as fh:
+        return json.loads(fh.readline())
+
+
+BAD_GAMES = {
+    "net an object": lambda g: {**g, "net": {}},
+    "net a string": lambda g: {**g, "net": "ab"},
+    "net with nan": lambda g: {**g, "net": [float("nan"), 0]},
+    "seed a list": lambda g: {**g, "seed": [1]},
+    "seed a bool": lambda g: {**g, "seed": True},
+    "winner out of range": lambda g: {**g, "winner": 5},
+    "decisions a dict": lambda g: {**g, "decisions": {}},
+    "no values": lambda g: {**g, "decisions": [{k: v for k, v in g["decisions"][0].items()
+                                                 if k != "values"}]},
+    "values too short": lambda g: {**g, "decisions": [{**g["decisions"][0], "values": []}]},
+    "seat a string": lambda g: {**g, "decisions": [{**g["decisions"][0], "seat": "0"}]},
+    "choice not a move": lambda g: {**g, "decisions": [{**g["decisions"][0], "choice": -1}]},
+    "moves strings": lambda g: {**g, "decisions": [{**g["decisions"][0], "moves": ["a"]}]},
+}
+
+
+@pytest.mark.parametrize("how", sorted(BAD_GAMES))
+def test_a_damaged_training_line_is_one_line_with_its_number(tmp_path, good_data, how):
+    game = good_line(good_data)
+    data = tmp_path / "bad.jsonl"
+    data.write_text(json.dumps(game) + "\n" + json.dumps(BAD_GAMES[how](game)) + "\n")
+    line = one_line_error(invoke("train", "--games", "0", "--data", str(data),
+                                 "--out", str(tmp_path / "w2.json")))
+    assert "line 2" in line
+    assert not (tmp_path / "w2.json").exists()
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "{" * 100_000, "1" * 5000, "nul"])
+def test_training_lines_nested_deep_or_not_json_are_one_line(tmp_path, text):
+    data = tmp_path / "bad.jsonl"
+    data.write_text(text + "\n")
+    assert "line 1" in one_line_error(invoke("train", "--games", "0", "--data", str(data),
+                                             "--out", str(tmp_path / "w.json")))
+
+
+# ---------------------------------------------------------------- SVG arguments
+@pytest.mark.parametrize("size", [math.nan, math.inf, -math.inf, 1e308, 0, -1, 0.5])
+@pytest.mark.parametrize("draw", ["card", "back", "board", "card_sheet"])
+def test_a_size_out_of_range_is_refused(size, draw):
+    call = {"card": lambda s: svg.card("1B", size=s), "back": lambda s: svg.back(size=s),
+            "board": lambda s: svg.board(Game("casual", players=2, seed=1), size=s),
+            "card_sheet": lambda s: svg.card_sheet(size=s)}[draw]
+    with pytest.raises(svg.SvgArgumentError):
+        call(size)
+
+
+@pytest.mark.parametrize("size", ["800", None, True, [1]])
+def test_a_size_of_another_type_is_an_argument_type_error(size):
+    with pytest.raises(ArgumentTypeError):
+        svg.card("1B", size=size)
+    with pytest.raises(ArgumentTypeError):
+        svg.back(size=size)
+
+
+@pytest.mark.parametrize("index, error", [(-1, CardCodeError), (-50, CardCodeError),
+                                          (50, CardCodeError), (True, CardTypeError),
+                                          (1.0, CardTypeError), (None, CardTypeError)])
+def test_a_card_index_out_of_range_or_of_another_type_is_refused(index, error):
+    with pytest.raises(error):
+        svg.card(index)
+
+
+def test_card_indices_in_range_draw_their_card():
+    from gostop_core.cards import CARD_CODES
+    for i, code in enumerate(CARD_CODES):
+        assert f'href="#gostop-card-{code}"' in svg.card(i)
+
+
+@pytest.mark.parametrize("colour", ['"/><script>alert(1)</script>', "a&b", "<", "red;x",
+                                    "", 5, None, "url(#x)"])
+def test_a_colour_that_is_no_css_colour_is_refused(colour):
+    with pytest.raises(svg.SvgArgumentError):
+        svg.card("1B", colors={"card face": colour})
+    with pytest.raises(svg.SvgArgumentError):
+        svg.board(Game("casual", players=2, seed=1), colors={"table": colour})
+
+
+SIZES = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10, 10 ** 7),
+                  st.text(max_size=3), st.none(), st.booleans())
+COLOURS = st.one_of(st.text(max_size=20), st.sampled_from(["#fff", "#a0b1c2", "red",
+                                                           "rgb(1, 2, 3)", "hsl(1,2%,3%)"]),
+                    st.integers())
+CARDS = st.one_of(st.integers(-60, 60), st.text(max_size=4), st.booleans(), st.none(),
+                  st.floats())
+
+
+@settings(max_examples=200, deadline=None)
+@given(what=st.sampled_from(["card", "back", "sheet", "board"]), size=SIZES,
+       card=CARDS, colour=COLOURS, key=st.sampled_from(sorted(svg.DEFAULT_COLORS)))
+def test_every_svg_from_arbitrary_arguments_parses_or_is_refused(what, size, card, colour,
+                                                                 key):
+    colors = {key: colour}
+    try:
+        if what == "card":
+            text = svg.card(card, size=size, colors=colors)
+        elif what == "back":
+            text = svg.back(size=size, colors=colors)
+        elif what == "sheet":
+            text = svg.card_sheet(size=size, colors=colors)
+        else:
+            text = svg.board(Game("casual", players=2, seed=1), size=size, colors=colors)
+    except (GoStopError, ValueError):  # the documented errors, all GoStopError or ValueError
+        return
+    root = ET.fromstring(text)
+    assert root.tag.endswith("svg")
+    assert not any(el.tag.endswith("script") for el in root.iter())
+    if what == "board" and size is None:  # documented: no fixed size
+        assert root.get("width") is None
+        return
+    width = float(root.get("width"))
+    assert math.isfinite(width) and 1 <= width <= svg.MAX_SIZE
