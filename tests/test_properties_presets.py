@@ -27,7 +27,7 @@ import pytest
 
 from conftest import assert_core_conserved, family_balances
 from gostop_core import CardSet, Game, Rules
-from gostop_core.cards import CARD_CODES
+from gostop_core.cards import CARD_CODES, card_month
 from gostop_core.moves import Move
 
 PRESETS = ("casual", "traditional", "standard", "family")
@@ -366,3 +366,61 @@ def test_the_pack_of_each_preset():
         f = assert_core_conserved(g._core, (1 << pack) - 1)
         assert sum(bin(h).count("1") for h in f["hands"]) == 20
         assert ("X2" in CARD_CODES[:pack]) == (pack == 50)
+
+
+def no_steals(rules: Rules) -> bool:
+    d = rules.as_dict()
+    return not any(d[k] for k in ("stack_steal", "jjok_steal", "ttadak_steal", "sseul_steal",
+                                  "bomb_steal", "bonus_cards"))
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_positions_played_out_from_their_string_balance_and_place_months_as_a_game(
+        preset, players):
+    """Every position of random games, read back from its string and played out:
+    the balances (family) or chips (chip presets) sum to zero, and under rules
+    without steals every captured pile holds each month two or four at a time
+    (issue 32: 11J1 captured alone with 11B and 11J2 on the field summed to -20)."""
+    rules = Rules(preset)
+    paired = no_steals(rules)
+    for seed in range(40):
+        g = Game(preset, players, seed, dealer=seed % players)
+        rng = random.Random(seed + 7)
+        while not g.is_over():
+            if paired:
+                for p in range(players):
+                    months = [card_month(c) for c in g.captured(p).codes()
+                              if not c.startswith("X")]
+                    counts = {m: months.count(m) for m in months}
+                    assert all(k % 2 == 0 for k in counts.values()), (seed, g.position())
+            if rng.random() < 0.15:
+                again = Game.from_position(g.position())
+                while not again.is_over():
+                    again.push(rng.choice(list(again.legal_moves)))
+                out = again.outcome()
+                if preset == "family" or preset in ("traditional", "standard"):
+                    assert sum(out.chips) == 0, (seed, g.position())
+            g.push(rng.choice(list(g.legal_moves)))
+
+
+@pytest.mark.parametrize("players", Rules("family").allowed_players())
+def test_a_month_split_no_game_makes_is_refused(players):
+    """One card of a month moved alone into a captured pile (from the stock, the
+    field or a hand) is a position no family game reaches: PositionError."""
+    import re
+
+    from gostop_core import PositionError
+    refused = 0
+    for seed in range(30):
+        text = Game("family", players, seed).position()
+        stock = re.search(r"stock=(\S+)", text).group(1).split(",")
+        card = stock[seed % len(stock)]
+        if card.startswith("X"):
+            continue
+        rest = ",".join(c for c in stock if c != card)
+        bad = re.sub(r"stock=\S+", f"stock={rest}", text)
+        bad = re.sub(r"captured=-", f"captured={card}", bad, count=1)
+        with pytest.raises(PositionError, match="captured"):
+            Game.from_position(bad)
+        refused += 1
+    assert refused >= 20
