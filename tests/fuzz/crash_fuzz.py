@@ -23,7 +23,12 @@ separators and inside records, pretty-printed records, arrays, truncations,
 deep nesting and 5,000-digit numbers; they are read strictly and not, every
 record replayed.  Records with odd text in their string fields (``fields``:
 every line break, lone surrogates, any code point) are written, read back and
-must be equal, on one line by any reader's count.  A string a parser accepts is then played: the legal moves, perft(2),
+must be equal, on one line by any reader's count.  Self-play manifests
+(``manifest``) and training data files (``training``) are built real, then fields at
+any depth deleted or replaced by odd values (wrong types, NaN, 5,000 digits, lone
+surrogates), truncated or nested 100,000 deep, and read as a resume and a fit read
+them; SVG calls (``svg``) get sizes, card indices, colours and columns of every odd
+kind, and what they draw must parse as XML with no script (tests/fuzz/files.py).  A string a parser accepts is then played: the legal moves, perft(2),
 random playouts, a random game to its end in which every position the engine
 prints must parse again, each seat's view, and the expectimax search of the seat
 to move (one sample); the game is played in lockstep with the pure-Python
@@ -208,7 +213,9 @@ def suite_edits(rng: random.Random) -> list[str]:
     ]
 
 
-KINDS = ("position", "view", "suite", "file", "fields")
+KINDS = ("position", "view", "suite", "file", "fields", "manifest", "training", "svg")
+#: Kinds the worker builds from a seed (tests/fuzz/files.py and targets.py).
+SEEDED = ("file", "fields", "manifest", "training", "svg")
 
 
 def generate(count: int, seed: int, kinds: tuple[str, ...] = KINDS,
@@ -220,12 +227,13 @@ def generate(count: int, seed: int, kinds: tuple[str, ...] = KINDS,
     from gostop_core.records import MAX_LINE
     rng = random.Random(seed)
     positions, views = list(seed_positions()), list(seed_views())
-    weights = {"position": 2, "view": 1, "suite": 1, "file": 1, "fields": 1}
+    weights = {"position": 2, "view": 1, "suite": 1, "file": 1, "fields": 1, "manifest": 1,
+               "training": 1, "svg": 1}
     choices = [k for k in kinds for _ in range(weights[k])]
     out: list[dict] = []
     while len(out) < count:
         kind = rng.choice(choices)
-        if kind in ("file", "fields"):
+        if kind in SEEDED:
             out.append({"kind": kind, "seed": rng.randrange(2 ** 32),
                         "max_line": max_line or MAX_LINE})
             continue
@@ -253,6 +261,9 @@ def run_one(item: dict, rng: random.Random) -> str:
         return run_file(item)
     if item["kind"] == "fields":
         return run_fields(item)
+    if item["kind"] in ("manifest", "training", "svg"):
+        import files
+        return getattr(files, f"run_{item['kind']}")(item["seed"])
     text = item["text"]
     if item["kind"] == "selftest":  # the harness's own check: a signal must be caught
         os.kill(os.getpid(), getattr(signal, text))
