@@ -71,10 +71,10 @@ def train(expert: str, games: int, seed: int, data: tuple[str, ...], out: str, l
                 click.echo("", err=True)
         doc = fit(list(data), out, " ".join(shlex.quote(c) for c in command), l2=l2,
                   temperature=temperature)
+    except (GoStopError, ValueError) as exc:  # OutputFileError names its path already
+        raise CommandError(" ".join(str(exc).split())) from None
     except OSError as exc:
         raise CommandError(f"{exc.filename or out}: {exc.strerror or exc}") from None
-    except (GoStopError, ValueError) as exc:
-        raise CommandError(" ".join(str(exc).split())) from None
     except KeyboardInterrupt:
         click.echo(f"\nInterrupted: the games played so far are in {data[0]}; run the same "
                    "command again to resume.", err=True)

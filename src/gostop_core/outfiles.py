@@ -26,10 +26,6 @@ from typing import IO, Iterator
 
 from gostop_core.errors import GoStopError
 
-# A lone surrogate (from a record's seat name, say) has no UTF-8 form: it is
-# written as a backslash escape instead of failing the whole file.
-_TEXT = {"encoding": "utf-8", "errors": "backslashreplace"}
-
 __all__ = ["OutputFileError", "atomic_output", "output_kind", "write_output"]
 
 
@@ -57,6 +53,14 @@ def output_kind(path: str) -> str:
     raise OutputFileError(f"{path} is {what}: give a file to write")
 
 
+def _open(file: str | int, binary: bool) -> IO:
+    # a lone surrogate (from a record's seat name, say) has no UTF-8 form: it is
+    # written as a backslash escape instead of failing the whole file
+    if binary:
+        return open(file, "wb")
+    return open(file, "w", encoding="utf-8", errors="backslashreplace")
+
+
 @contextlib.contextmanager
 def atomic_output(path: str, binary: bool = False) -> Iterator[IO]:
     """A handle to write ``path`` through (text, UTF-8, unless ``binary``); the
@@ -65,8 +69,7 @@ def atomic_output(path: str, binary: bool = False) -> Iterator[IO]:
     kind = output_kind(path)
     if kind == "in place":
         try:
-            handle = open(path, "wb" if binary else "w",
-                          **({} if binary else _TEXT))
+            handle = _open(path, binary)
         except OSError as exc:
             raise OutputFileError(f"{path}: {exc.strerror or exc}") from None
         try:
@@ -83,8 +86,7 @@ def atomic_output(path: str, binary: bool = False) -> Iterator[IO]:
     except OSError as exc:
         raise OutputFileError(f"{path}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "wb" if binary else "w",
-                       **({} if binary else _TEXT)) as handle:
+        with _open(fd, binary) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

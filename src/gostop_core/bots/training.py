@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import platform
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeGuard
 
 import numpy as np
 
@@ -166,11 +166,11 @@ def read_games(path: str) -> Iterator[dict]:
             yield game
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return type(value) is int
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[float]:
     return type(value) in (int, float)
 
 
