@@ -321,13 +321,15 @@ def test_crash_fuzzer_catches_too_much_memory():
 
 def test_crash_fuzzer_short_run():
     """Structured inputs at and past every field's limit, and hostile record
-    files and record fields, each in a worker process: no signal, no hang, no
+    files and record fields, self-play manifests, training data and SVG
+    arguments, each in a worker process: no signal, no hang, no
     exception but the engine's refusals, memory under the bound."""
     import crash_fuzz
-    result = crash_fuzz.fuzz(int(600 * float(os.environ.get("FUZZ_SCALE", "1"))), seed=0,
+    result = crash_fuzz.fuzz(int(900 * float(os.environ.get("FUZZ_SCALE", "1"))), seed=0,
                              max_line=50_000)
     assert result["signals"] == 0 and result["hangs"] == 0
     assert result["findings"] == [], result["findings"][:3]
     assert result["accepted"] > 20 and result["refused"] > 100
-    assert result["by_kind"]["file"] > 10 and result["by_kind"]["fields"] > 10
+    for kind in crash_fuzz.SEEDED:  # record files and fields, manifests, training data, SVG
+        assert result["by_kind"][kind] > 10, (kind, result["by_kind"])
     assert 0 < result["peak_rss_mb"] < crash_fuzz.MEMORY_MB
