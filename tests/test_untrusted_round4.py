@@ -475,3 +475,23 @@ def test_the_old_end_and_family_hand_reproducers_meet_their_documented_errors():
     for hand in (1, 2, 3):
         with pytest.raises(RulesError):
             Rules("family", hand_4p=hand)
+
+
+def test_the_sseul_flag_under_rules_without_sseul_is_refused():
+    """Found by the round-4 fuzz run: family rules, phase flip with flags=16; the
+    turn's end then stole a junk (4J2 to seat 0 alone), a position the parser refuses."""
+    from gostop_core import PositionError
+    text = ("gostop/1 rules=family players=2 dealer=0 turn=0 phase=flip:9A turns=2 "
+            "field=1J2,3R,3J1,6J1,9R,9J1,11B,12A,12D hands=1J1,2J1,6A,7R,8B,8J2,10J1,11D|"
+            "1B,1R,3J2,5R,5J2,7A,7J2,10A,10R captured=8A,8J1|4A,4J2 stock=5J1,11J2,4R,7J1,"
+            "2R,5A,6J2,9J2,10J2,3B,11J1,4J1,12B,6R,2J2,2A,12R go=0,0 lastgo=0,0 fliponly=0,0 "
+            "played=1,1 pending=6J1 flags=")
+    for flags in (16, 62):
+        with pytest.raises(PositionError, match="^flags: the sseul flag"):
+            Game.from_position(text + str(flags))
+    for flags in (1, 2, 4, 8, 32, 46):
+        game = Game.from_position(text + str(flags))
+        for move in list(game.legal_moves):
+            again = Game.from_position(text + str(flags))
+            again.push(move)
+            Game.from_position(again.position())  # what the engine prints parses again

@@ -658,6 +658,9 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
                                 "flip under flipped_bonus=1", "turnbonus")
     if fields["turn_flags"] and not mid_turn:
         raise PositionError("turn flags are kept only in the middle of a turn (phase flip)", "flags")
+    if fields["turn_flags"] & 16 and not rules.sseul_steal:
+        # the sseul flag steals when the turn ends; the core sets it only under sseul_steal
+        raise PositionError("the sseul flag (16) needs sseul_steal=1", "flags")
     for b, month in enumerate(fields["stack_bonus"]):
         if not month:
             continue

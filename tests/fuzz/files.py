@@ -6,6 +6,7 @@ SVG that does not parse) escapes as a finding."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -26,7 +27,8 @@ def _deep(rng: random.Random) -> str:
 
 
 def _odd(rng: random.Random) -> Any:
-    return rng.choice(ODD_VALUES)
+    # a copy: a shared list or dict put in two places would make the document circular
+    return copy.deepcopy(rng.choice(ODD_VALUES))
 
 
 def _mutate(doc: Any, rng: random.Random, edits: int) -> Any:
