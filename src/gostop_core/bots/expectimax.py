@@ -10,7 +10,9 @@ from typing import Any
 
 
 from gostop_core.bots.base import Bot
-from gostop_core.bots.search import CHANCE_SEAT, MAX_DEPTH, MAX_PLAN, MAX_SAMPLES, search_fields
+from gostop_core.bots.search import (
+    CHANCE_SEAT, MAX_DEPTH, MAX_PLAN, MAX_SAMPLES, StopToken, search_fields,
+)
 from gostop_core.cards import CARD_CODES
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
@@ -130,6 +132,8 @@ class ExpectimaxBot(Bot):
         if not math.isfinite(self.win_bonus):
             raise ValueError(f"expectimax win bonus must be a finite number, got {self.win_bonus}")
         self.nodes = 0
+        #: Set from any thread, it stops this bot's search under way (None: no token).
+        self.stop_token: StopToken | None = None
 
     def analyse(self, view: PlayerView | str) -> list[RankedMove]:
         """Every legal move of the view's seat (which must be the one to move),
@@ -144,7 +148,8 @@ class ExpectimaxBot(Bot):
                                rollout=self.leaf == "rollout", win_bonus=self.win_bonus,
                                halving=self.halving, time_ms=self.time_ms, stop_z=self.stop_z,
                                consistent=self.consistent,
-                               plan=self.plan, **self.search_options(rules, fields))
+                               plan=self.plan, stop=self.stop_token,
+                               **self.search_options(rules, fields))
         self.last_samples = result["samples"]
         self.last_stopped = result["stopped"]
         self.nodes += result["nodes"]

@@ -39,7 +39,7 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Sequence
 
-from gostop_core.bots import ismcts, search
+from gostop_core.bots import search
 from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.ismcts import MAX_ITERATIONS
@@ -364,7 +364,7 @@ class SearchBotBackend(EngineBackend):
     """``gostop engine``'s backend for gostop's own bots: the expectimax and
     IS-MCTS bots offer their settings as options, honour each request's time
     (their ``time_ms`` budget, set per request), stop early on ``stop``
-    (:func:`gostop_core.search.request_stop`), and stream their analysis in
+    (a :class:`~gostop_core.bots.search.StopToken` of the backend's own), and stream their analysis in
     rounds of samples; any other bot just chooses."""
 
     #: The rounds an analysis is split into (an ``info`` line after each).
@@ -374,6 +374,10 @@ class SearchBotBackend(EngineBackend):
         self.bot = bot
         self.name = name
         self._stop = threading.Event()
+        # this backend's searches stop on this token alone (never another's)
+        self._token = search.StopToken()
+        if isinstance(bot, (ExpectimaxBot, IsmctsBot)):
+            bot.stop_token = self._token
         self._fallback = GreedyBot()
         self._specs = _option_specs(bot)
 
@@ -400,13 +404,11 @@ class SearchBotBackend(EngineBackend):
 
     def stop(self) -> None:
         self._stop.set()
-        search.request_stop(True)
-        ismcts.request_stop(True)
+        self._token.set()
 
     def clear_stop(self) -> None:
         self._stop.clear()
-        search.request_stop(False)
-        ismcts.request_stop(False)
+        self._token.clear()
 
     def fallback(self, view: PlayerView, legal: list[Move]) -> Move:
         return self._fallback.choose(view, legal)

@@ -9,6 +9,7 @@ import zlib
 
 from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import RankedMove
+from gostop_core.bots.search import StopToken
 from gostop_core.bots.ismcts import (
     DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_NODES, MAX_ITERATIONS, MAX_NODES, MIN_NODES, ismcts_fields,
 )
@@ -94,6 +95,8 @@ class IsmctsBot(Bot):
         if not MIN_NODES <= self.nodes <= MAX_NODES:
             raise ValueError(f"ismcts nodes must be {MIN_NODES}..{MAX_NODES}, got {self.nodes}")
         self.last_iterations = 0
+        #: Set from any thread, it stops this bot's search under way (None: no token).
+        self.stop_token: StopToken | None = None
 
     def analyse(self, view: PlayerView | str) -> list[RankedMove]:
         """Every legal move of the view's seat (which must be the one to move),
@@ -107,7 +110,8 @@ class IsmctsBot(Bot):
         result = ismcts_fields(rules, fields, self.iterations, self.c, seed,
                                time_ms=self.time_ms, win_bonus=self.win_bonus,
                                opp_tree=self.opponents == "tree", open_loop=self.loop == "open",
-                               nodes=self.nodes, prior=self.prior, widen=self.widen)
+                               nodes=self.nodes, prior=self.prior, widen=self.widen,
+                               stop=self.stop_token)
         self.last_iterations = result["iterations"]
         ranked = [RankedMove(Move.from_code(code), value, (str(Move.from_code(code)),), visits)
                   for code, visits, value in result["moves"]]

@@ -70,11 +70,13 @@ from gostop_core.movegen cimport (
 )
 from gostop_core.guard cimport (
     gs_poll_begin, gs_interrupted, gs_raise_if_interrupted, gs_set_stop, gs_stop_asked,
+    gs_stop_wanted,
 )
 from gostop_core.settlement cimport settle
 from gostop_core.state cimport CoreState
 from gostop_core.sampling cimport shuffle_cards, fill_public, determinize, check_hidden, view_base
 from gostop_core.movegen import _in_main_thread
+import warnings
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 #: Name of the capsule that carries a ``PlayoutModel`` (gostop_core.bots.policy).
@@ -1270,11 +1272,43 @@ cdef bint is_decided(const double* per, const bint* alive, const double* values,
     return True
 
 
+cdef class StopToken:
+    """A stop asked of the searches given this token (``stop=`` of
+    :func:`search_fields` and :func:`gostop_core.bots.ismcts.ismcts_fields`,
+    ``bot.stop_token`` of the searching bots): :meth:`set` from any thread
+    makes them end after their current sample, as if out of time, and report
+    ``stopped == "stop"``.  The token stays set until :meth:`clear`; a search
+    given another token (or none) is never stopped by it."""
+
+    def set(self):
+        """Ask the searches holding this token to stop."""
+        self.asked = 1
+
+    def clear(self):
+        """Withdraw the request (before the token's next search)."""
+        self.asked = 0
+
+    def is_set(self):
+        """Whether a stop is asked."""
+        return self.asked != 0
+
+    def __repr__(self):
+        return f"StopToken(set={self.asked != 0})"
+
+
 def request_stop(bint on=True):
-    """Ask every search running in this module (in any thread) to end after
-    its current sample, as if out of time (``on=False`` clears the request;
-    a request stays until cleared, so clear it before the next search)."""
+    """Deprecated: ask every search of this module in the whole process to
+    stop (``on=False`` clears it).  A process-wide request stops searches that
+    have nothing to do with the caller's; give each search a
+    :class:`StopToken` instead."""
+    warnings.warn("request_stop stops every search in the process: pass a StopToken "
+                  "(stop=..., bot.stop_token) instead", DeprecationWarning, stacklevel=2)
     gs_set_stop(on)
+
+
+def stop_requested():
+    """Whether the deprecated process-wide stop (:func:`request_stop`) is set."""
+    return bool(gs_stop_asked())
 
 
 def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples=DEFAULT_SAMPLES,
@@ -1283,7 +1317,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                   double time_ms=0.0, double stop_z=0.0, int min_samples=DEFAULT_MIN_SAMPLES,
                   double tolerance=DEFAULT_TOLERANCE, int plan=0, bint consistent=False,
                   int info_limit=DEFAULT_INFO_LIMIT, model=None,
-                  bint model_own=True, bint model_others=False, int cutoff=0, int worlds=1):
+                  bint model_own=True, bint model_others=False, int cutoff=0, int worlds=1,
+                  StopToken stop=None):
     """Expectimax from a player's view (``parse_view`` fields; the seat must be
     the one to move).  ``rollout`` picks the leaf value (True: the hand played
     out by the greedy policy; False: the fitted estimate, with ``beta``,
@@ -1315,12 +1350,13 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     others (``model_others``) instead of the greedy policy; ``cutoff`` (> 0) ends
     a playout after that many turns with the model's value; ``worlds`` (> 1)
     draws each sample among that many deals by the likelihood of the
-    opponents' observed moves (``draw_world``).
+    opponents' observed moves (``draw_world``).  ``stop`` (a :class:`StopToken`)
+    ends the sampling once set, from any thread.
     Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
     "counts", "stopped", "consistent"}`` with moves in generation order, ``counts`` the samples each
     move's value averages (``samples``: the most of them), ``stopped`` why the
     sampling ended (``"samples"``, ``"time"``, ``"decided"``, or ``"stop"``:
-    :func:`request_stop` was called; the sample under way is then dropped, at
+    ``stop`` was set; the sample under way is then dropped, at
     least one is always completed); ``line`` is
     the principal line of the first sample as ``(seat, code)`` pairs, seat
     ``CHANCE_SEAT`` for a card turned or drawn from the stock (code = card)."""
@@ -1350,6 +1386,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     cdef double* ranked_by = &values[0]
     cdef int round_ends[8]
     cdef int nrounds, rnd = 0
+    cdef const int* stop_flag = NULL if stop is None else &stop.asked
     if depth < 1 or depth > MAX_DEPTH:
         raise ValueError(f"depth must be 1..{MAX_DEPTH}")
     if samples < 1 or samples > SEARCH_MAX_SAMPLES:
@@ -1454,14 +1491,14 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                     lenp = NULL
                 per[d * n + i] = move_value(&work, &ctx, moves[i], depth, pvp, lenp,
                                             root_node[i], 1.0)
-                if done > 0 and gs_stop_asked():
+                if done > 0 and gs_stop_wanted(stop_flag):
                     cut = True  # stopped inside a sample: it is dropped
                     break
                 if time_ms > 0.0 and done > 0 and now_ms() - started >= time_ms:
                     cut = True  # out of time inside a sample: it is dropped
                     break
             if cut:
-                reason = 3 if gs_stop_asked() else 1
+                reason = 3 if gs_stop_wanted(stop_flag) else 1
                 break
             if use_trie:
                 info_commit(&trie)
@@ -1472,7 +1509,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
             done = d + 1
             if done == samples:
                 break
-            if gs_stop_asked():
+            if gs_stop_wanted(stop_flag):
                 reason = 3
                 break
             if time_ms > 0.0 and now_ms() - started >= time_ms:
