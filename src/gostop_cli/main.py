@@ -403,10 +403,10 @@ def perft(position: str | None, seed: int | None, players: int | None, preset: s
             nodes = ref.perft(depth, bulk)
     elif divide:
         split = [(str(Move.from_code(code)), count)
-                 for code, count in game._core.divide(depth, bulk)]
+                 for code, count in game.core_state.divide(depth, bulk)]
         nodes = sum(count for _, count in split)
     else:
-        nodes = game._core.perft(depth, bulk)
+        nodes = game.core_state.perft(depth, bulk)
     seconds = time.perf_counter() - start
     if as_json:
         dump({"nodes": nodes, "seconds": round(seconds, 6),

@@ -27,7 +27,7 @@ from gostop_core.errors import BotError
 from gostop_core.cards import card_kind, card_month
 from gostop_core.testing.lockstep import Lockstep
 
-from gostop_cli.analysis import hint_moves, payout_unit, public_line
+from gostop_core.bots.analysis import hint_moves, payout_unit, public_line
 from gostop_cli.children import become_subreaper, end_orphans
 from gostop_cli.board import (
     family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
