@@ -10,6 +10,8 @@ from typing import Any
 
 
 from gostop_core.bots.base import Bot
+from gostop_core.bots.settings import Setting
+from gostop_core.protocol.wire import MAX_TIME_MS
 from gostop_core.bots.search import (
     CHANCE_SEAT, MAX_DEPTH, MAX_PLAN, MAX_SAMPLES, StopToken, search_fields,
 )
@@ -97,6 +99,29 @@ class ExpectimaxBot(Bot):
     WIN_BONUS = 2.0
     #: Leaf values accepted.
     LEAVES = ("rollout", "estimate")
+
+    #: The settings, declared once (gostop_core.bots.settings): specifications,
+    #: protocol options, the web lobby's bounds and the help all come from here.
+    SETTINGS = (
+        Setting("depth", "depth", "int", DEPTH, "search depth in turns", 1, MAX_DEPTH, cap=2),
+        Setting("samples", "samples", "int", SAMPLES, "deals of the unseen cards searched",
+                1, MAX_SAMPLES, cap=256),
+        Setting("leaf", "leaf", "choice", LEAF, "value past the depth", choices=LEAVES),
+        Setting("win", "win_bonus", "float", WIN_BONUS, "points added to a won hand's value",
+                -100.0, 100.0),
+        Setting("halving", "halving", "level", 0,
+                "1: the better half on twice the samples; 2: sequential halving",
+                choices=(0, 1, 2)),
+        Setting("time", "time_ms", "float", 0.0, "milliseconds a decision (0: no limit)",
+                0.0, float(MAX_TIME_MS), cap=3000.0),
+        Setting("stop", "stop_z", "float", 0.0,
+                "stop once the best move leads by this many standard errors (0: off)",
+                0.0, 100.0),
+        Setting("plan", "plan", "int", 0, "playouts per Go planned inside the playouts",
+                0, MAX_PLAN, cap=4),
+        Setting("consistent", "consistent", "switch", False,
+                "own later decisions one choice per information set"),
+    )
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  samples: int | None = None, leaf: str | None = None,

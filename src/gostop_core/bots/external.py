@@ -44,7 +44,7 @@ from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.ismcts import MAX_ITERATIONS
 from gostop_core.bots.mcts import IsmctsBot
-from gostop_core.bots.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
+from gostop_core.bots.settings import protocol_options
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
@@ -492,33 +492,12 @@ class SearchBotBackend(EngineBackend):
 
 
 def _option_specs(bot: Bot) -> dict[str, tuple[Option, str]]:
-    """The options of ``bot`` (name -> (option, attribute)); the names are
-    those of the bot's ``key=value`` settings (docs/bots.md)."""
-    if isinstance(bot, ExpectimaxBot):
-        specs = [
-            (Option("depth", "spin", bot.depth, 1, MAX_DEPTH), "depth"),
-            (Option("samples", "spin", bot.samples, 1, MAX_SAMPLES), "samples"),
-            (Option("leaf", "combo", bot.leaf, choices=ExpectimaxBot.LEAVES), "leaf"),
-            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
-            (Option("halving", "spin", int(bot.halving), 0, 2), "halving"),
-            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
-            (Option("stop", "float", bot.stop_z, 0.0, 100.0), "stop_z"),
-            (Option("plan", "spin", bot.plan, 0, MAX_PLAN), "plan"),
-            (Option("consistent", "check", bool(bot.consistent)), "consistent"),
-        ]
-    elif isinstance(bot, IsmctsBot):
-        specs = [
-            (Option("iterations", "spin", bot.iterations, 1, MAX_ITERATIONS), "iterations"),
-            (Option("c", "float", bot.c, 0.0, 100.0), "c"),
-            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
-            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
-            (Option("opponents", "combo", bot.opponents, choices=IsmctsBot.OPPONENTS),
-             "opponents"),
-            (Option("loop", "combo", bot.loop, choices=IsmctsBot.LOOPS), "loop"),
-        ]
-    else:
-        specs = []
-    return {spec.name: (spec, attribute) for spec, attribute in specs}
+    """The options of ``bot`` (name -> (option, attribute)): every setting of
+    its class's table that can change on a built bot (``SETTINGS``,
+    :mod:`gostop_core.bots.settings`), named as in its ``key=value``
+    settings (docs/bots.md)."""
+    return {name: (option, setting.attribute)
+            for name, (option, setting) in protocol_options(bot).items()}
 
 
 def serve(bot: Bot | EngineBackend, lines: Iterable[Any], write: Callable[[str], None],
