@@ -68,7 +68,7 @@ from gostop_core.movegen cimport (
     PHASE_PLAY, PHASE_FLIP_CHOICE, PHASE_GO_STOP, PHASE_OVER, PHASE_SHOWDOWN,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
-    move_kind, move_card, move_target, splitmix64, bounded,
+    move_kind, move_card, move_target, splitmix64, bounded, seen_by,
 )
 from gostop_core.guard cimport (
     gs_poll_begin, gs_interrupted, gs_raise_if_interrupted, gs_set_stop, gs_stop_asked,

@@ -289,11 +289,7 @@ cdef void greedy_ctx_init(GreedyCtx* g, const GameStateC* s, const RulesC* r) no
     g.s = s
     g.r = r
     g.p = s.to_move
-    visible = s.field | s.hand[g.p]
-    for q in range(s.nplayers):
-        visible |= s.captured[q]
-    if s.flip_card != GS_NO_CARD:
-        visible |= GS_BIT(s.flip_card)
+    visible = seen_by(s, g.p)
     g.unseen = ((<uint64_t>1 << (50 if r.bonus_cards else 48)) - 1) & ~visible
     g.unseen_total = gs_popcount(g.unseen)
     g.mine_score = score_total(s.captured[g.p], r)
