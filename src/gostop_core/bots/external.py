@@ -25,7 +25,7 @@ decisions come from a program; :func:`serve` is the other side, used by
 >>> t.expect({"type": "request"}, ["3B"])
 >>> p = BotProtocol(t, move_time=1.0)
 >>> p.hello()
->>> from gostop_core.moves import Move
+>>> from gostop_core.moves import Move, RankedMove
 >>> str(p.request("gostop-view/1 ...", [Move.from_str("3B"), Move.from_str("4J1")]))
 '3B'
 >>> t.assert_done()
@@ -51,7 +51,7 @@ from gostop_core.errors import (
     MoveParseError,
 )
 from gostop_core.game import Outcome, PlayerView
-from gostop_core.moves import Move
+from gostop_core.moves import Move, RankedMove
 from gostop_core.protocol.transport import (
     QUIT_WAIT,  # noqa: F401  (an 0.1 name)
     DEFAULT_MOVE_TIME, MockTransport, ProcessTransport, Transport, close_all_bots,
@@ -59,10 +59,12 @@ from gostop_core.protocol.transport import (
 )
 from gostop_core.protocol.client import GRACE, Limit, SimpleEngine
 from gostop_core.protocol.server import (
-    BotBackend, EngineBackend, RankedEntry, SearchResult, outcome_from_dict,
+    BotBackend, EngineBackend, SearchResult, outcome_from_dict,
 )
 from gostop_core.protocol.server import serve as serve_backend
-from gostop_core.protocol.wire import MAX_LINE, MAX_TIME_MS, PROTOCOL_V1, MessageError, Option
+from gostop_core.protocol.wire import (
+    MAX_LINE, MAX_TIME_MS, PROTOCOL_V1, MessageError, Option, engine_name,
+)
 
 __all__ = [
     "PROTOCOL", "MAX_LINE", "MAX_OUTPUT", "GRACE", "DEFAULT_MOVE_TIME",
@@ -77,9 +79,6 @@ PROTOCOL = PROTOCOL_V1
 MAX_OUTPUT = 1024 * 1024
 
 
-def _engine_name() -> str:
-    from gostop_core import __version__
-    return f"gostop {__version__}"
 
 
 def _dumps(message: dict) -> str:
@@ -170,7 +169,7 @@ class BotProtocol:
 
     def hello(self) -> None:
         """Send ``hello`` (the answer ``ready`` is read whenever it comes)."""
-        self._send({"type": "hello", "protocol": PROTOCOL, "engine": _engine_name()})
+        self._send({"type": "hello", "protocol": PROTOCOL, "engine": engine_name()})
 
     def new_hand(self, view: str, hand: int, seat: int, players: int, rules: str) -> None:
         """Send ``newhand`` with the seat's view after the deal."""
@@ -427,7 +426,7 @@ class SearchBotBackend(EngineBackend):
         rounds = self.ROUNDS if info is not None else 1
         per_round = max(1, -(-total // rounds))
         sums: dict[Move, list] = {}
-        nodes_before = getattr(bot, "nodes", 0) if isinstance(bot, ExpectimaxBot) else 0
+        nodes_before = getattr(bot, "nodes_visited", 0) if isinstance(bot, ExpectimaxBot) else 0
         done = 0
         stopped = "samples"
         try:
@@ -473,19 +472,19 @@ class SearchBotBackend(EngineBackend):
         ranked_entries = self._ranking(sums)
         allowed = set(legal)
         move = next((r.move for r in ranked_entries if r.move in allowed), legal[0])
-        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        nodes = getattr(bot, "nodes_visited", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
         return SearchResult(move, ranked_entries, nodes, done, stopped)
 
     @staticmethod
-    def _ranking(sums: dict) -> list[RankedEntry]:
-        entries = [RankedEntry(m, (v / n) if n else math.nan, n, tuple(line))
+    def _ranking(sums: dict) -> list[RankedMove]:
+        entries = [RankedMove(m, (v / n) if n else math.nan, tuple(line), n)
                    for m, (v, n, line) in sums.items()]
         return sorted(entries, key=lambda r: (-r.samples, -(r.value if r.samples else -math.inf)))
 
     def _report(self, sums: dict, done: int, started: float, bot: Bot,
                 nodes_before: int) -> dict:
         ranked = self._ranking(sums)
-        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        nodes = getattr(bot, "nodes_visited", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
         return {"moves": [r.as_dict() for r in ranked], "samples": done, "nodes": nodes,
                 "time_ms": int(round((time.monotonic() - started) * 1000)),
                 "line": list(ranked[0].line) if ranked else []}
