@@ -606,7 +606,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
 def chance_distribution(Rules rules, dict fields, int samples=1, seed=0):
     """The probabilities the search gives to the next card turned from the stock:
     ``{card: probability}`` averaged over ``samples`` determinizations (each
-    stock card 1 / stock size).  For tests: they sum to 1."""
+    stock card 1 / stock size), from the search's own start (``view_base``:
+    the view of the seat to move, else ValueError).  For tests: they sum to 1."""
     cdef GameStateC base, work
     cdef uint8_t pool[50]
     cdef int need[MAX_PLAYERS]
