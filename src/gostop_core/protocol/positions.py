@@ -77,16 +77,22 @@ def replay_position(position: str, moves: list[str]) -> PlayerView:
     return game.view(game.turn)
 
 
-def _cards_needed(game: Game, move: Move, seat: int) -> list[int]:
-    """The hidden cards ``move`` of another seat must find in its hand."""
+def _cards_needed(game: Game, move: Move, seat: int, mover: int,
+                  named: set[int]) -> list[int]:
+    """The hidden cards ``move`` of another seat must find in its hand: the
+    card played, or for a bomb or a shake three cards of the month (those the
+    filler gave it first), never one seen by the seat or named in the stock."""
     from gostop_core.cards import CardSet, card_index, card_month
     if move.kind in ("play", "bonus", "showdown") and move.card is not None:
         return [card_index(move.card)]
     if move.kind in ("bomb", "shake") and move.month is not None:
         view = game.view(seat)
         visible = set(view.field) | set(view.hand) | {c for pile in view.captured for c in pile}
-        return [c for c in CardSet(range(50)) if card_month(c) == move.month and
-                c not in visible and c < 48]
+        hand = game.core_state.to_fields()["hands"][mover]
+        month = [c for c in CardSet(range(50)) if card_month(c) == move.month and
+                 c not in visible and c not in named and c < 48]
+        month.sort(key=lambda c: not hand >> c & 1)
+        return month[:3]
     return []
 
 
@@ -134,7 +140,9 @@ def _played_view(start: str, moves: list[str], stock: list[str | None]) -> tuple
         move = Move.from_str(text)
         mover = game.turn
         if mover is not None and mover != seat:
-            game = _with_cards(game, mover, seat, _cards_needed(game, move, seat), taken, codes)
+            named = {c for c in codes if c is not None}
+            game = _with_cards(game, mover, seat, _cards_needed(game, move, seat, mover, named),
+                               taken, codes)
         for event in game.push(move):
             if event.kind not in ("flipped", "drawn"):
                 continue

@@ -18,6 +18,7 @@ settings as options, analysis and stop (``gostop_core.bots.external``).
 from __future__ import annotations
 
 import heapq
+import json
 import math
 import queue
 import threading
@@ -229,6 +230,14 @@ class _Job:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+def _shown(value: Any) -> str:
+    """A value as the driver wrote it (JSON), cut short."""
+    try:
+        return json.dumps(value)[:40]
+    except (TypeError, ValueError):
+        return repr(value)[:40]
+
+
 def _echo_id(message: dict) -> Any:
     """The id to put on an error reply: the one given when it is a JSON scalar
     a reader can compare, else None."""
@@ -257,13 +266,13 @@ def _parse(message: dict, received: float) -> _Parsed:
             position = message["position"]
             if not isinstance(position, str) or len(position) > 4096:
                 raise MessageError(f"{kind}: \"position\" must be a position string: "
-                                   f"{str(position)[:40]!r}", id)
+                                   f"{_shown(position)}", id)
             parsed.position = position
         elif has_view:
             view = message["view"]
             if not isinstance(view, str) or len(view) > 4096:
                 raise MessageError(f"{kind}: \"view\" must be a view string: "
-                                   f"{str(view)[:40]!r}", id)
+                                   f"{_shown(view)}", id)
             parsed.view = view
         else:
             raise MessageError(f"{kind}: missing \"view\" or \"position\": none given", id)
@@ -273,14 +282,14 @@ def _parse(message: dict, received: float) -> _Parsed:
             if not isinstance(stock, list) or len(stock) > wire.MAX_LIST or not all(
                     c is None or (isinstance(c, str) and len(c) <= 8) for c in stock):
                 raise MessageError(f"{kind}: \"stock\" must be a list of card codes or null: "
-                                   f"{str(stock)[:40]!r}", id)
+                                   f"{_shown(stock)}", id)
             parsed.stock = stock
         parsed.legal = wire.validate_moves(message, "legal", id)
         if "seat" in message and message["seat"] is not None:
             seat = message["seat"]
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 8:
                 raise MessageError(f"{kind}: \"seat\" must be a seat number: "
-                                   f"{str(seat)[:40]!r}", id)
+                                   f"{_shown(seat)}", id)
             parsed.seat = seat
         if kind != "state":
             parsed.budget = time_budget_ms(message, id)
@@ -288,7 +297,7 @@ def _parse(message: dict, received: float) -> _Parsed:
         name = message.get("name")
         if not isinstance(name, str) or len(name) > 64:
             raise MessageError(f"setoption: \"name\" must be an option name: "
-                               f"{str(name)[:40]!r}", id)
+                               f"{_shown(name)}", id)
         if "value" not in message:
             raise MessageError(f"setoption: missing \"value\": option {name}", id)
         parsed.name, parsed.value = name, message["value"]
@@ -296,7 +305,7 @@ def _parse(message: dict, received: float) -> _Parsed:
         view = message.get("view")
         if not isinstance(view, str) or len(view) > 4096:
             raise MessageError(f"{kind}: \"view\" must be a view string: "
-                               f"{str(view)[:40]!r}", id)
+                               f"{_shown(view)}", id)
         parsed.view = view
         parsed.outcome = message.get("outcome")
     return parsed

@@ -21,7 +21,7 @@ hostile line costs at most :data:`MAX_LINE` bytes of memory and never a
 >>> decode('[' * 100 + ']' * 100)  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
-MessageError: the line nests arrays and objects deeper than 16 levels
+MessageError: message: the line nests arrays and objects too deep: more than 16 levels
 """
 
 from __future__ import annotations
@@ -216,8 +216,8 @@ def check_nesting(text: str, limit: int = MAX_NESTING) -> None:
         elif ch in "[{":
             depth += 1
             if depth > limit:
-                raise MessageError(f"the line nests arrays and objects deeper than {limit} "
-                                   "levels", peek_id(text))
+                raise MessageError(f"the line nests arrays and objects too deep: more "
+                                   f"than {limit} levels", peek_id(text))
         elif ch in "]}":
             depth -= 1
 
@@ -231,9 +231,9 @@ def decode(line: str | TooLong, require_type: bool = True) -> dict:
     (``require_type=False``: or no ``type``, as version 1's ``{"move": ...}``).
     Raises :class:`MessageError` (with the request id when one can be read)."""
     if isinstance(line, TooLong):
-        raise MessageError(f"the line is longer than {MAX_LINE} bytes", peek_id(line.head))
+        raise MessageError(f"the line is too long: more than {MAX_LINE} bytes", peek_id(line.head))
     if len(line) > MAX_LINE:  # a str from elsewhere than a LineReader
-        raise MessageError(f"the line is longer than {MAX_LINE} bytes", peek_id(line[:4096]))
+        raise MessageError(f"the line is too long: more than {MAX_LINE} bytes", peek_id(line[:4096]))
     text = line.strip()
     check_nesting(text)
     try:
@@ -244,7 +244,8 @@ def decode(line: str | TooLong, require_type: bool = True) -> dict:
         raise MessageError(f"not a JSON object: {text[:60]!r}")
     kind = message.get("type")
     if not isinstance(kind, str) and (require_type or "type" in message):
-        raise MessageError("the message has no \"type\"", _id_or_none(message))
+        raise MessageError(f"the message has no string \"type\": "
+                           f"{json.dumps(kind)[:40]}", _id_or_none(message))
     return message
 
 
@@ -291,7 +292,7 @@ def validate_time(message: dict, key: str, id: int | None = None) -> float | Non
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not math.isfinite(value) or not 0 <= value <= MAX_TIME_MS:
         raise MessageError(f"{message.get('type')}: {key!r} must be milliseconds "
-                           f"0..{MAX_TIME_MS}, got {str(value)[:40]!r}", id)
+                           f"0..{MAX_TIME_MS}: {json.dumps(value)[:40]}", id)
     return float(value)
 
 
@@ -302,18 +303,18 @@ def validate_moves(message: dict, key: str, id: int | None = None,
     entries are looked at)."""
     if key not in message or message[key] is None:
         if required:
-            raise MessageError(f"{message.get('type')}: missing {key!r}", id)
+            raise MessageError(f"{message.get('type')}: missing {key!r}: none given", id)
         return None
     value = message[key]
     if not isinstance(value, list):
-        raise MessageError(f"{message.get('type')}: {key!r} must be a list", id)
+        raise MessageError(f"{message.get('type')}: {key!r} must be a list: {json.dumps(value)[:40]}", id)
     if len(value) > MAX_LIST:
-        raise MessageError(f"{message.get('type')}: {key!r} has {len(value)} entries, "
-                           f"more than {MAX_LIST}", id)
+        raise MessageError(f"{message.get('type')}: {key!r} has more than {MAX_LIST} "
+                           f"entries: {len(value)}", id)
     for entry in value:
         if not isinstance(entry, str) or len(entry) > 32:
             raise MessageError(f"{message.get('type')}: every entry of {key!r} must be a "
-                               f"move string, got {str(entry)[:40]!r}", id)
+                               f"move string: {json.dumps(entry)[:40]}", id)
     return value
 
 
@@ -326,11 +327,12 @@ def choose_protocol(offered: Any) -> str:
         return PROTOCOL_V1 if offered in (None, PROTOCOL_V1) or offered not in PROTOCOLS \
             else offered
     if not isinstance(offered, list) or len(offered) > MAX_LIST:
-        raise MessageError("hello: \"protocol\" must be a list of version names")
+        raise MessageError(f"hello: \"protocol\" must be a list of version names: "
+                           f"{json.dumps(offered)[:40]}")
     known = [p for p in PROTOCOLS if p in offered]
     if not known:
-        raise MessageError(f"hello: none of the protocols offered is known (this engine "
-                           f"speaks {', '.join(PROTOCOLS)})")
+        raise MessageError(f"hello: no protocol offered is known (this engine speaks "
+                           f"{', '.join(PROTOCOLS)}): {json.dumps(offered)[:80]}")
     return known[-1]
 
 
