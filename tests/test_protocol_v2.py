@@ -60,7 +60,7 @@ def test_brackets_inside_strings_do_not_count():
 
 @pytest.mark.parametrize("line, text", [
     ("[1, 2]", "not a JSON object"),
-    ('{"id": 3}', 'no "type"'),
+    ('{"id": 3}', 'no string "type"'),
     ("{not json", "not valid JSON"),
     ('{"type": "isready", "x": NaN}', "not valid JSON"),
 ])
