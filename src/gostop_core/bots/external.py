@@ -25,7 +25,7 @@ decisions come from a program; :func:`serve` is the other side, used by
 >>> t.expect({"type": "request"}, ["3B"])
 >>> p = BotProtocol(t, move_time=1.0)
 >>> p.hello()
->>> from gostop_core.moves import Move, RankedMove
+>>> from gostop_core.moves import Move
 >>> str(p.request("gostop-view/1 ...", [Move.from_str("3B"), Move.from_str("4J1")]))
 '3B'
 >>> t.assert_done()
