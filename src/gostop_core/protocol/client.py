@@ -447,8 +447,10 @@ class SimpleEngine:
                 self._fail(BotProtocolError(f"the bot's move {str(text)[:40]!r} is not a string"))
             extra = {k: v for k, v in reply.items() if k not in ("type", "id", "move")}
         else:
-            self._send(dict({"type": "request", "view": view.to_str(), "legal": names},
-                            **limit.fields()))
+            # an id even so: a version 1 program ignores it, and an engine that
+            # chose version 2 before its ready was read needs one
+            self._send(dict({"type": "request", "id": self._new_id(), "view": view.to_str(),
+                             "legal": names}, **limit.fields()))
             text = self._await(None, ("move",), wait, "move", limit=limit.wait())
             extra = {}
         seconds = time.monotonic() - started

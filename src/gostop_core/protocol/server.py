@@ -151,6 +151,10 @@ FEATURES = ("rules", "analyse", "state", "acks")
 SEARCH_SHARE = 0.4
 #: The share of a move's time after which the fallback move is answered.
 DEADLINE_SHARE = 0.7
+#: Time kept back from every deadline besides, in milliseconds: the pipe both
+#: ways, the driver's own reading and a wake-up delayed by a loaded machine,
+#: which do not shrink with the limit.
+OVERHEAD_MS = 4.0
 
 
 def outcome_from_dict(data: Any) -> Outcome:
@@ -420,6 +424,11 @@ class _Server:
         if kind not in _QUEUED:
             self._early(_echo_id(message), f"message: unknown type: {kind[:40]!r}")
             return True
+        if self.jobs.full():
+            # a flood: refuse it at the cost of reading the id alone
+            self._early(_echo_id(message), f"busy: more requests wait than the queue holds: "
+                                           f"{self.jobs.maxsize}")
+            return True
         try:
             if self.version == wire.PROTOCOL_V2 and kind in _NEEDS_ID and "id" not in message:
                 raise MessageError(f"{kind}: missing \"id\": version 2 needs one on every "
@@ -445,7 +454,8 @@ class _Server:
                                                     f"queue holds: {self.jobs.maxsize}"))
             return True
         if parsed.budget is not None and kind == "request":
-            job.deadline = received + parsed.budget * DEADLINE_SHARE / 1000
+            job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
+                                          - OVERHEAD_MS) / 1000
             with self.deadline_cv:
                 heapq.heappush(self.deadlines, (job.deadline, job.seq, job))
                 self.deadline_cv.notify()
@@ -582,7 +592,7 @@ class _Server:
         self.backend.clear_stop()
         if budget is not None:
             elapsed = (time.monotonic() - request.received) * 1000
-            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - elapsed)
+            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - OVERHEAD_MS - elapsed)
         else:
             search_ms = None
         started = time.monotonic()
