@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from gostop_web.app import LOOPBACK_HOSTS, create_app
+from gostop_web.app import create_app
+from gostop_web.security import LOOPBACK_HOSTS, is_loopback, is_wildcard, lan_addresses, machine_hosts
 from gostop_web.replay import ReplayLibrary
 from gostop_web.tables import HintFunction
 
