@@ -282,6 +282,8 @@ def test_a_legal_move_of_the_seat_to_move_is_played_and_broadcast(client):
             connect(client, table, token_of(table, 1)) as other:
         first = me.receive_json()
         other.receive_json()
+        # seat 1's arrival is broadcast too (its connected mark)
+        assert me.receive_json()["connected"] == [True, True]
         move = first["legal"][-1]
         me.send_json({"type": "move", "move": move, "turn": first["view"]["turns"]})
         mine, theirs = me.receive_json(), other.receive_json()
