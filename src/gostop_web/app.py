@@ -88,6 +88,15 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
     return guarded
 
 
+def qr_svg(url: str) -> str | None:
+    """``url`` as a QR code, an SVG data: URI (segno, the web extra); ``None`` without segno."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    return segno.make(url, error="m").svg_data_uri(scale=3, border=2)
+
+
 def _client_address(conn) -> str:
     return conn.client.host if conn.client is not None else "?"
 
@@ -182,10 +191,13 @@ class Routes:
             table.close()
             return JSONResponse({"error": str(exc)}, 503)
         base = f"/t/{table.id}"
+        origin = f"{request.url.scheme}://{request.headers['host']}"  # a host we serve
+        watch = f"{base}?token={table.watch_token}"
         return JSONResponse({
-            "table": table.id, "watch": f"{base}?token={table.watch_token}",
+            "table": table.id, "watch": watch, "watch_qr": qr_svg(origin + watch),
             "seats": [{"seat": s.index, "name": s.name, "bot": s.bot_spec,
-                       "link": f"{base}?token={s.token}" if s.token else None}
+                       "link": f"{base}?token={s.token}" if s.token else None,
+                       "qr": qr_svg(f"{origin}{base}?token={s.token}") if s.token else None}
                       for s in table.seats]})
 
     async def records(self, request: Request) -> Response:
