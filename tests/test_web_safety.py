@@ -283,3 +283,53 @@ def test_a_stuck_bot_is_replaced_by_greedy_with_a_notice():
     for m in module:
         m.RELEASE.set()
     del spec
+
+
+def test_gostop_serve_on_every_interface_warns_and_prints_the_lan_link_with_its_qr():
+    """The real command on 0.0.0.0: a warning, the LAN address and its QR code;
+    a request with another site's Host is refused; Ctrl-C ends it at once."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "gostop_cli", "serve", "--host", "0.0.0.0",
+                             "--port", str(port), "--allow-host", "table.lan"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as r:
+                    assert r.status == 200
+                break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()
+                assert time.monotonic() < deadline, "gostop serve did not start"
+                time.sleep(0.1)
+        for host, status in (("evil.example", 400), ("table.lan", 200)):
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/api/presets",
+                                         headers={"Host": host})
+            try:
+                with urllib.request.urlopen(req, timeout=2) as r:
+                    got = r.status
+            except urllib.error.HTTPError as exc:
+                got = exc.code
+            assert got == status, host
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        assert time.monotonic() - started < 5
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "warning: the table is open to the local network" in out
+    lan = machine_hosts("0.0.0.0")
+    if any(h[0].isdigit() and not h.startswith("127.") for h in lan):
+        assert "on the local network: http://" in out and "▄" in out  # the QR code
+    assert "0.0.0.0" not in out.splitlines()[0]
+    assert "Traceback" not in err
