@@ -9,6 +9,7 @@ from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.learned import learned_from_spec
 from gostop_core.bots.mcts import IsmctsBot
+from gostop_core.bots.neural import neural_from_spec
 from gostop_core.bots.simple import GreedyBot, RandomBot
 
 __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BEST_SETTINGS", "EXPECTIMAX_V1_SETTINGS",
@@ -18,9 +19,10 @@ __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BEST_SETTINGS", "EXPECTIMAX_V1_SET
 # ---------------------------------------------------------------- factory and runner
 
 #: Names accepted by :func:`make_bot`.
-BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned")
+BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned",
+             "neural")
 #: Prefixes of the built-in bots that take ``key=value`` settings.
-SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:")
+SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:", "neural:")
 
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
@@ -103,6 +105,8 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
                                                      "ismcts:iterations=4000,c=0.7"))
     if name == "learned" or name.startswith("learned:"):
         return learned_from_spec(name[len("learned:"):], seed, EXPECTIMAX_V1_SETTINGS)
+    if name == "neural" or name.startswith("neural:"):
+        return neural_from_spec(name[len("neural:"):], seed)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 

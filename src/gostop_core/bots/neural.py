@@ -1,0 +1,91 @@
+"""The ``neural`` bot: the move of the highest Q(state, action) of the network
+trained by Deep Monte-Carlo self-play (:mod:`gostop_core.neural`), no search.
+
+It decides from its seat's view alone: the network's inputs are built from the
+view's public state and the seat's own hand (:func:`~gostop_core.neural.selfplay.view_inputs`),
+so two games that differ only in cards the seat cannot see get the same move.
+One decision is one small matrix product (well under a millisecond).
+
+Settings by name: ``neural:weights=PATH`` (default: the weights shipped with the
+package, trained for 2 players, casual).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gostop_core.bots.base import Bot
+from gostop_core.game import PlayerView
+from gostop_core.moves import Move
+from gostop_core.neural.network import Network, load_network
+from gostop_core.neural.selfplay import view_inputs
+from gostop_core.notation import parse_view
+
+__all__ = ["NeuralBot", "neural_from_spec", "NEURAL_KEYS"]
+
+#: ``neural:key=value`` settings and the NeuralBot argument each sets.
+NEURAL_KEYS = {"weights": "weights"}
+
+_NETWORKS: dict[str | None, Network] = {}
+
+
+def _network(path: str | None) -> Network:
+    """The validated network of ``path`` (read once per process)."""
+    if path not in _NETWORKS:
+        _NETWORKS[path] = load_network(path)
+    return _NETWORKS[path]
+
+
+class NeuralBot(Bot):
+    """Argmax of the network's Q over the legal moves; see the module docstring."""
+
+    name = "neural"
+
+    #: The settings, described for the settings table (name, type, default, help).
+    SETTINGS = (
+        {"name": "weights", "type": "path", "default": None, "bounds": None,
+         "help": "Network weights file (.npz from gostop train-neural); default: the shipped "
+                 "2-player casual network."},
+    )
+
+    def __init__(self, seed: int | None = None, weights: str | None = None):
+        self.seed = seed      # unused: the bot is deterministic
+        self.weights = weights
+        self.network = _network(weights)
+
+    def q_values(self, view: PlayerView | str) -> list[tuple[Move, float]]:
+        """Every legal move of the view's seat (the one to move) with its Q in
+        points, in generation order."""
+        text = view if isinstance(view, str) else view.to_str()
+        rules, fields = parse_view(text)
+        codes, state, actions = view_inputs(rules, fields)
+        q = self.network.q_values(state, actions)
+        return [(Move.from_code(c), float(v)) for c, v in zip(codes, q)]
+
+    def choose(self, view: PlayerView, legal: list[Move]) -> Move:
+        if not legal:
+            raise ValueError("no legal move to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        allowed = set(legal)
+        scored = [(m, v) for m, v in self.q_values(view) if m in allowed]
+        if not scored:
+            return legal[0]
+        best = int(np.argmax([v for _, v in scored]))   # ties: the first in generation order
+        return scored[best][0]
+
+
+def neural_from_spec(spec: str, seed: int | None) -> NeuralBot:
+    """A NeuralBot from ``key=value`` pairs separated by commas (NEURAL_KEYS)."""
+    kwargs: dict[str, Any] = {}
+    if spec.strip():
+        for item in spec.split(","):
+            key, sep, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or key not in NEURAL_KEYS or not value:
+                raise ValueError(f"bad neural setting {item!r}: use key=value with key one of "
+                                 f"{', '.join(NEURAL_KEYS)} (e.g. neural:weights=run/checkpoint.npz)")
+            kwargs[NEURAL_KEYS[key]] = value
+    return NeuralBot(seed, **kwargs)
