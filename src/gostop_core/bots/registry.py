@@ -9,7 +9,6 @@ from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.learned import learned_from_spec
 from gostop_core.bots.mcts import IsmctsBot
-from gostop_core.bots.neural import neural_from_spec
 from gostop_core.bots.simple import GreedyBot, RandomBot
 
 __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BEST_SETTINGS", "EXPECTIMAX_V1_SETTINGS",
@@ -106,6 +105,8 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
     if name == "learned" or name.startswith("learned:"):
         return learned_from_spec(name[len("learned:"):], seed, EXPECTIMAX_V1_SETTINGS)
     if name == "neural" or name.startswith("neural:"):
+        # imported here: the network's C module loads gostop_core.bots itself
+        from gostop_core.bots.neural import neural_from_spec
         return neural_from_spec(name[len("neural:"):], seed)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
