@@ -38,7 +38,7 @@ extensions = [
     Extension(
         f"gostop_core.{name}",
         [f"src/gostop_core/{name.replace('.', '/')}.pyx"],
-        include_dirs=["src/gostop_core", numpy.get_include()],
+        include_dirs=["src/gostop_core", "src/gostop_core/neural", numpy.get_include()],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
         define_macros=macros,

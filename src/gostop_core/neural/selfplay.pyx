@@ -154,18 +154,15 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, uint16_t move, uin
         out[A_GAINS + 2] = clip8(junk_value(pile | taken, r) - junk_value(pile, r))
 
 
+cdef extern from "gostop_nn.h":
+    void gs_nn_sparse_layer(const uint8_t* x, int n, const float* w, int hidden,
+                            float* out) noexcept nogil
+
+
 cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil:
     """``out += x @ w`` for bytes ``x`` (n entries) and ``w`` (n rows of ``hidden``):
-    only the rows of non-zero entries are read."""
-    cdef int i, j
-    cdef float v
-    cdef const float* row
-    for i in range(n):
-        if x[i]:
-            v = x[i]
-            row = w + <int64_t>i * hidden
-            for j in range(hidden):
-                out[j] += v * row[j]
+    only the rows of non-zero entries are read (gostop_nn.h)."""
+    gs_nn_sparse_layer(x, n, w, hidden, out)
 
 
 cdef inline void hand_counts_of(const GameStateC* s, int* out) noexcept nogil:
