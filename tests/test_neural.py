@@ -204,3 +204,19 @@ def test_gostop_train_neural_runs_a_tiny_training_and_reports_bad_input(tmp_path
                                  "16", "--hidden", "32", "8", "--resume"])
     assert result.exit_code == 2 and "hidden1" in result.output
     assert "Traceback" not in result.output
+
+
+def test_gostop_hint_ranks_the_moves_by_the_networks_q(weights):
+    runner = CliRunner()
+    position = runner.invoke(cli, ["deal", "--seed", "7"]).output.strip()
+    result = runner.invoke(cli, ["hint", position, "--bot", f"neural:weights={weights}", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    values = [m["value"] for m in doc["moves"]]
+    assert values == sorted(values, reverse=True) and doc["best"] == doc["moves"][0]["move"]
+    game = Game.from_position(position)
+    assert sorted(m["move"] for m in doc["moves"]) == sorted(str(m) for m in game.legal_moves)
+    bot = NeuralBot(weights=weights)
+    assert doc["best"] == str(bot.choose(game.view(game.turn), list(game.legal_moves)))
+    bad = runner.invoke(cli, ["hint", position, "--bot", "neural:weights=/nonexistent.npz"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
