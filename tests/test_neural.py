@@ -220,3 +220,25 @@ def test_gostop_hint_ranks_the_moves_by_the_networks_q(weights):
     assert doc["best"] == str(bot.choose(game.view(game.turn), list(game.legal_moves)))
     bad = runner.invoke(cli, ["hint", position, "--bot", "neural:weights=/nonexistent.npz"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_the_go_stop_can_be_left_to_the_search(weights):
+    bot = make_bot(f"neural:weights={weights},gostop=search")
+    plays = 0
+    for seed in range(40):
+        game = Game("casual", seed=seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            if any(m.kind == "go" for m in legal):
+                view = game.view(game.turn)
+                assert bot.choose(view, legal) == make_bot("expectimax-v1", seed=None).choose(view, legal)
+                plays += 1
+                break
+            game.push(GreedyBot().choose(game.view(game.turn), legal))
+        if plays:
+            break
+    assert plays
+    with pytest.raises(ValueError, match="gostop"):
+        make_bot("neural:gostop=maybe")
+    with pytest.raises(ValueError, match="bad neural setting"):
+        make_bot("neural:depth=2")

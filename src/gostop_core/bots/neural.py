@@ -7,7 +7,9 @@ so two games that differ only in cards the seat cannot see get the same move.
 One decision is one small matrix product (well under a millisecond).
 
 Settings by name: ``neural:weights=PATH`` (default: the weights shipped with the
-package, trained for 2 players, casual).
+package, trained for 2 players, casual) and ``gostop=q`` (the default: Go or
+Stop by Q too) or ``gostop=search`` (Go or Stop by the ``expectimax-v1``
+search, every other move by Q: measures the Go/Stop decision apart).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from gostop_core.notation import parse_view
 __all__ = ["NeuralBot", "neural_from_spec", "NEURAL_KEYS"]
 
 #: ``neural:key=value`` settings and the NeuralBot argument each sets.
-NEURAL_KEYS = {"weights": "weights"}
+NEURAL_KEYS = {"weights": "weights", "gostop": "gostop"}
+_GOSTOP_CHOICES = ("q", "search")
 
 _NETWORKS: dict[str | None, Network] = {}
 
@@ -48,12 +51,19 @@ class NeuralBot(Bot):
         {"name": "weights", "type": "path", "default": None, "bounds": None,
          "help": "Network weights file (.npz from gostop train-neural); default: the shipped "
                  "2-player casual network."},
+        {"name": "gostop", "type": "choice", "default": "q", "bounds": _GOSTOP_CHOICES,
+         "help": "Go/Stop by the network's Q (q) or by the expectimax-v1 search (search)."},
     )
 
-    def __init__(self, seed: int | None = None, weights: str | None = None):
-        self.seed = seed      # unused: the bot is deterministic
+    def __init__(self, seed: int | None = None, weights: str | None = None, gostop: str = "q"):
+        if gostop not in _GOSTOP_CHOICES:
+            raise ValueError(f"neural gostop must be one of {', '.join(_GOSTOP_CHOICES)}, "
+                             f"got {gostop!r}")
+        self.seed = seed      # only the search of gostop=search samples
         self.weights = weights
+        self.gostop = gostop
         self.network = _network(weights)
+        self._search: Bot | None = None
 
     def q_values(self, view: PlayerView | str) -> list[tuple[Move, float]]:
         """Every legal move of the view's seat (the one to move) with its Q in
@@ -69,6 +79,12 @@ class NeuralBot(Bot):
             raise ValueError("no legal move to choose from")
         if len(legal) == 1:
             return legal[0]
+        if self.gostop == "search" and any(m.kind in ("go", "stop") for m in legal):
+            if self._search is None:
+                from gostop_core.bots.expectimax import ExpectimaxBot
+                from gostop_core.bots.registry import EXPECTIMAX_V1_SETTINGS
+                self._search = ExpectimaxBot(self.seed, **EXPECTIMAX_V1_SETTINGS)
+            return self._search.choose(view, legal)
         allowed = set(legal)
         scored = [(m, v) for m, v in self.q_values(view) if m in allowed]
         if not scored:
