@@ -55,7 +55,8 @@ class NeuralBot(Bot):
          "help": "Go/Stop by the network's Q (q) or by the expectimax-v1 search (search)."},
     )
 
-    def __init__(self, seed: int | None = None, weights: str | None = None, gostop: str = "q"):
+    def __init__(self, seed: int | None = None, weights: str | None = None, gostop: str = "q",
+                 search_settings: dict[str, Any] | None = None):
         if gostop not in _GOSTOP_CHOICES:
             raise ValueError(f"neural gostop must be one of {', '.join(_GOSTOP_CHOICES)}, "
                              f"got {gostop!r}")
@@ -63,6 +64,8 @@ class NeuralBot(Bot):
         self.weights = weights
         self.gostop = gostop
         self.network = _network(weights)
+        # the search of gostop=search (the registry gives the expectimax-v1 settings)
+        self.search_settings = dict(search_settings or {})
         self._search: Bot | None = None
 
     def q_values(self, view: PlayerView | str) -> list[tuple[Move, float]]:
@@ -82,8 +85,7 @@ class NeuralBot(Bot):
         if self.gostop == "search" and any(m.kind in ("go", "stop") for m in legal):
             if self._search is None:
                 from gostop_core.bots.expectimax import ExpectimaxBot
-                from gostop_core.bots.registry import EXPECTIMAX_V1_SETTINGS
-                self._search = ExpectimaxBot(self.seed, **EXPECTIMAX_V1_SETTINGS)
+                self._search = ExpectimaxBot(self.seed, **self.search_settings)
             return self._search.choose(view, legal)
         allowed = set(legal)
         scored = [(m, v) for m, v in self.q_values(view) if m in allowed]
@@ -93,9 +95,11 @@ class NeuralBot(Bot):
         return scored[best][0]
 
 
-def neural_from_spec(spec: str, seed: int | None) -> NeuralBot:
-    """A NeuralBot from ``key=value`` pairs separated by commas (NEURAL_KEYS)."""
-    kwargs: dict[str, Any] = {}
+def neural_from_spec(spec: str, seed: int | None,
+                     search_settings: dict[str, Any] | None = None) -> NeuralBot:
+    """A NeuralBot from ``key=value`` pairs separated by commas (NEURAL_KEYS);
+    ``search_settings``: those of the search of ``gostop=search``."""
+    kwargs: dict[str, Any] = {"search_settings": search_settings}
     if spec.strip():
         for item in spec.split(","):
             key, sep, value = item.partition("=")

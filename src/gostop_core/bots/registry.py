@@ -107,7 +107,7 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
     if name == "neural" or name.startswith("neural:"):
         # imported here: the network's C module loads gostop_core.bots itself
         from gostop_core.bots.neural import neural_from_spec
-        return neural_from_spec(name[len("neural:"):], seed)
+        return neural_from_spec(name[len("neural:"):], seed, EXPECTIMAX_V1_SETTINGS)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 
