@@ -84,22 +84,27 @@ def test_the_neural_bot_plays_whole_games_under_casual_and_standard(weights):
         assert game.is_over()
 
 
-def test_the_c_evaluation_plays_the_games_the_python_bots_play(weights):
+@pytest.mark.parametrize("preset,players,deals", [("casual", 2, 6), ("casual", 3, 3),
+                                                   ("standard", 2, 3)])
+def test_the_c_evaluation_plays_the_games_the_python_bots_play(weights, preset, players, deals):
     """evaluate_vs_greedy steps the network and the C greedy policy in C; the
     same deals played move by move by NeuralBot and GreedyBot end the same."""
     net = load_network(weights)
-    deals, seed = 6, 500_000
-    result = evaluate_vs_greedy(net, "casual", 2, deals, seed)
+    seed = 500_000
+    result = evaluate_vs_greedy(net, preset, players, deals, seed)
     totals = []
     for d in range(deals):
-        for seat in range(2):
-            game = Game("casual", 2, seed=seed + d)
-            bots = [GreedyBot(), GreedyBot()]
+        for seat in range(players):
+            game = Game(preset, players, seed=seed + d)
+            bots = [GreedyBot() for _ in range(players)]
             bots[seat] = NeuralBot(weights=weights)
             outcome = play_game(game, bots)
-            won = outcome.winner == seat
-            totals.append(0 if outcome.winner is None else
-                          (outcome.points if won else -outcome.points))
+            if game.rules.payment != 0:      # chips
+                totals.append(outcome.chips[seat])
+            else:
+                won = outcome.winner == seat
+                totals.append(0 if outcome.winner is None else
+                              (outcome.points if won else -outcome.points))
     assert result["points"] == pytest.approx(np.mean(totals))
 
 
