@@ -20,7 +20,7 @@ import signal
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -134,7 +134,7 @@ def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: 
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / "checkpoint.npz"
     scale = input_scale()
-    progress = {"hands": 0, "samples": 0, "batches": 0, "seconds": 0.0}
+    progress: dict[str, Any] = {"hands": 0, "samples": 0, "batches": 0, "seconds": 0.0}
     if resume and ckpt.exists():
         net, extra = load_network(ckpt, with_extra=True)
         saved = net.header.get("config", {})
@@ -157,7 +157,7 @@ def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: 
         opt = Adam(net, cfg.lr)
         rng = np.random.default_rng(cfg.seed)
     # each sitting's deals continue from the hands already seen
-    actor = SelfPlay(cfg.games, cfg.rules, cfg.players, seed=cfg.seed * 1_000_003 + progress["hands"],
+    actor = SelfPlay(cfg.games, cfg.rules, cfg.players, seed=cfg.seed * 1_000_003 + int(progress["hands"]),
                      weights=net.play_weights())
     replay = _Replay(cfg.replay)
     stop = {"now": False}
