@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from gostop_core.bots.base import Bot
+from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
 from gostop_core.neural.network import Network, load_network
@@ -46,13 +47,16 @@ class NeuralBot(Bot):
 
     name = "neural"
 
-    #: The settings, described for the settings table (name, type, default, help).
+    #: The settings (gostop_core.bots.settings): ``neural:key=value`` specifications
+    #: and the options ``gostop engine`` offers.  Neither is live: the network is
+    #: loaded and the search built when the bot is.
     SETTINGS = (
-        {"name": "weights", "type": "path", "default": None, "bounds": None,
-         "help": "Network weights file (.npz from gostop train-neural); default: the shipped "
-                 "2-player casual network."},
-        {"name": "gostop", "type": "choice", "default": "q", "bounds": _GOSTOP_CHOICES,
-         "help": "Go/Stop by the network's Q (q) or by the expectimax-v1 search (search)."},
+        Setting("weights", "weights", "path", None,
+                "network weights file (.npz of gostop train-neural); default: the shipped "
+                "2-player casual network", live=False),
+        Setting("gostop", "gostop", "choice", "q",
+                "Go/Stop by the network's Q (q) or by the expectimax-v1 search (search)",
+                choices=_GOSTOP_CHOICES, live=False),
     )
 
     def __init__(self, seed: int | None = None, weights: str | None = None, gostop: str = "q",
@@ -99,13 +103,7 @@ def neural_from_spec(spec: str, seed: int | None,
                      search_settings: dict[str, Any] | None = None) -> NeuralBot:
     """A NeuralBot from ``key=value`` pairs separated by commas (NEURAL_KEYS);
     ``search_settings``: those of the search of ``gostop=search``."""
-    kwargs: dict[str, Any] = {"search_settings": search_settings}
-    if spec.strip():
-        for item in spec.split(","):
-            key, sep, value = item.partition("=")
-            key, value = key.strip(), value.strip()
-            if not sep or key not in NEURAL_KEYS or not value:
-                raise ValueError(f"bad neural setting {item!r}: use key=value with key one of "
-                                 f"{', '.join(NEURAL_KEYS)} (e.g. neural:weights=run/checkpoint.npz)")
-            kwargs[NEURAL_KEYS[key]] = value
+    kwargs = settings_from_spec("neural", spec, NeuralBot.SETTINGS,
+                                "neural:weights=run/checkpoint.npz,gostop=search",
+                                {"search_settings": search_settings})
     return NeuralBot(seed, **kwargs)

@@ -18,38 +18,12 @@ __all__ = ["legal_moves_of_view", "completed_game", "view_to_move", "replay_posi
            "replay_view"]
 
 
-def _known_hands(view: PlayerView, fields: dict, unseen: list[int]) -> tuple[list[int], list[int]]:
-    """Each hand as far as ``view`` knows it (its own; a showdown's win-card with
-    its public holder, taken out of ``unseen``) and how many cards each hand
-    still needs from the unseen ones."""
-    seat = view.seat
-    hands = [0] * view.players
-    hands[seat] = fields["hand"]
-    need = list(view.hand_counts)
-    need[seat] = 0
-    owner, card = fields.get("showdown_caller"), fields.get("showdown_card")
-    if card is not None and owner is not None and owner != seat and card in unseen:
-        unseen.remove(card)
-        hands[owner] |= 1 << card
-        need[owner] -= 1
-    return hands, need
-
-
 def completed_game(view: PlayerView) -> Game:
     """A game whose position agrees with everything ``view`` shows, the unseen
-    cards dealt in their code order (hidden hands first, then the stock).
-    For move generation only: the filler is arbitrary."""
-    fields = dict(view._public)
-    unseen = list(view.unseen)
-    hands, need = _known_hands(view, fields, unseen)
-    if sum(need) > len(unseen):
-        raise PositionError("the view's hidden hands hold more cards than are unseen", "hands")
-    for q in range(view.players):
-        for _ in range(need[q]):
-            hands[q] |= 1 << unseen.pop()
-    fields["hands"] = hands
-    fields["stock"] = unseen
-    return Game._from_core(CoreState.from_fields(view.rules, fields))
+    cards dealt in their code order (hidden hands first, then the stock;
+    :meth:`PlayerView.completed_fields`).  For move generation only: the
+    filler is arbitrary."""
+    return Game.from_core_state(CoreState.from_fields(view.rules, view.completed_fields()))
 
 
 def view_to_move(view: PlayerView) -> None:
@@ -87,33 +61,6 @@ def replay_position(position: str, moves: list[str]) -> PlayerView:
         raise PositionError("the hand is over after the moves: there is no move to make",
                             "moves")
     return game.view(game.turn)
-
-
-def _fields_with(view: PlayerView, stock: list[int | None]) -> dict:
-    """The fields of a game that agrees with ``view``, the other hands dealt
-    from the unseen cards, and the stock taking ``stock``'s known cards in
-    their places (the rest filled with the unseen cards left)."""
-    fields = dict(view._public)
-    known = [c for c in stock if c is not None]
-    reserved = set(known)
-    unseen = [c for c in view.unseen if c not in reserved]
-    hands, need = _known_hands(view, fields, unseen)
-    for q in range(view.players):
-        for _ in range(need[q]):
-            if not unseen:
-                raise PositionError("stock: more cards named than the stock can hold", "stock")
-            hands[q] |= 1 << unseen.pop()
-    order: list[int] = []
-    for i in range(view.stock_count):
-        if i < len(stock) and stock[i] is not None:
-            order.append(stock[i])  # type: ignore[arg-type]
-        elif unseen:
-            order.append(unseen.pop())
-        else:
-            raise PositionError("stock: more cards named than the stock can hold", "stock")
-    fields["hands"] = hands
-    fields["stock"] = order
-    return fields
 
 
 def _cards_needed(game: Game, move: Move, seat: int) -> list[int]:
@@ -156,8 +103,8 @@ def replay_view(start: str, moves: list[str], stock: list[str | None]) -> Player
         if card in codes:
             raise PositionError(f"stock: {text} is named twice", "stock")
         codes.append(card)
-    fields = _fields_with(view, codes)
-    game = Game._from_core(CoreState.from_fields(view.rules, fields))
+    fields = view.completed_fields(codes)
+    game = Game.from_core_state(CoreState.from_fields(view.rules, fields))
     taken = 0
     for i, text in enumerate(moves):
         if game.is_over():
@@ -188,7 +135,7 @@ def _with_cards(game: Game, mover: int, seat: int, cards: list[int], taken: int,
     """``game`` with ``cards`` moved into seat ``mover``'s hidden hand, each
     swapped with a card of that hand not needed (from another hidden hand,
     or an unnamed place of the stock not yet taken)."""
-    fields = game._core.to_fields()
+    fields = game.core_state.to_fields()
     hands = list(fields["hands"])
     order = list(fields["stock"])
     changed = False
@@ -216,4 +163,4 @@ def _with_cards(game: Game, mover: int, seat: int, cards: list[int], taken: int,
         return game
     fields["hands"] = hands
     fields["stock"] = order
-    return Game._from_core(CoreState.from_fields(game.rules, fields))
+    return Game.from_core_state(CoreState.from_fields(game.rules, fields))
