@@ -137,7 +137,7 @@ def test_the_same_seed_gives_the_same_self_play(weights):
 def test_adam_fits_a_target_the_network_can_express():
     rng = np.random.default_rng(0)
     net = Network.initial((16, 8), seed=1)
-    x = (rng.random((512, len(input_scale()))) < 0.05).astype(np.float32)
+    x = (rng.random((256, len(input_scale()))) < 0.05).astype(np.float32)
     y = x[:, 0] * 2.0 - x[:, 1]
     opt = Adam(net, lr=3e-3)
     first = opt.step(x, y)
@@ -247,3 +247,22 @@ def test_the_go_stop_can_be_left_to_the_search(weights):
         make_bot("neural:gostop=maybe")
     with pytest.raises(ValueError, match="bad neural setting"):
         make_bot("neural:depth=2")
+
+
+def test_the_actor_refuses_bad_arguments_and_leaves_the_games_as_they_were(weights):
+    net = load_network(weights)
+    with pytest.raises(ValueError, match="w1"):
+        SelfPlay(4, "casual", 2, weights={"w1": np.zeros((3, 8)), "b1": np.zeros(8)})
+    with pytest.raises(ValueError, match="weights are needed"):
+        SelfPlay(4, "casual", 2)
+    with pytest.raises(ValueError, match="room for 3 seats"):
+        SelfPlay(4, "family", 4, weights=net.play_weights())
+    sp = SelfPlay(4, "casual", 2, seed=2, weights=net.play_weights())
+    h1 = sp.prepare()
+    with pytest.raises(ValueError, match="one per row"):
+        sp.advance(np.zeros(h1.shape[0] + 1))
+    with pytest.raises(ValueError, match="epsilon"):
+        sp.advance(np.zeros(h1.shape[0]), 1.5)
+    assert sp.decisions == 0
+    sp.advance(net.head(h1))
+    assert sp.decisions == 4
