@@ -64,20 +64,22 @@ def plot(points: list[dict], png: Path) -> bool:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", type=Path)
-    ap.add_argument("--weights", type=Path, required=True)
+    ap.add_argument("--weights", type=Path,
+                    help="where to write the weights (left out: only the curve is copied)")
     ap.add_argument("--curve", type=Path, required=True)
     ap.add_argument("--png", type=Path)
     args = ap.parse_args(argv)
     net = load_network(args.run / "checkpoint.npz")
-    save_network(args.weights, net)
+    if args.weights is not None:
+        save_network(args.weights, net)
     args.curve.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(args.run / "curve.jsonl", args.curve)
     points = [json.loads(line) for line in args.curve.read_text().splitlines() if line.strip()]
     if args.png and points:
         plot(points, args.png)
     print(table(points))
-    print(f"{args.weights}: {net.header['hands']:,} hands, sha256 {net.header['sha256']}",
-          file=sys.stderr)
+    print(f"{args.run / 'checkpoint.npz'}: {net.header['hands']:,} hands, "
+          f"sha256 {net.header['sha256']}", file=sys.stderr)
     return 0
 
 

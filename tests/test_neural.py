@@ -266,3 +266,22 @@ def test_the_actor_refuses_bad_arguments_and_leaves_the_games_as_they_were(weigh
     assert sp.decisions == 0
     sp.advance(net.head(h1))
     assert sp.decisions == 4
+
+
+def test_the_snapshot_script_copies_the_weights_and_the_curve(tmp_path, capsys):
+    from conftest import load_script
+    run = tmp_path / "run"
+    cfg = TrainConfig(hands=200, games=16, batch=64, replay=20_000, hidden1=16, hidden2=8,
+                      eval_deals=2, checkpoint_s=1e9)
+    train(run, cfg, command="test", log=lambda _: None)
+    snapshot = load_script("neural_snapshot")
+    weights, curve = tmp_path / "w.npz", tmp_path / "docs" / "curve.jsonl"
+    assert snapshot.main([str(run), "--weights", str(weights), "--curve", str(curve)]) == 0
+    shipped, shipped_extra = load_network(weights, with_extra=True)
+    checkpoint, extra = load_network(run / "checkpoint.npz", with_extra=True)
+    assert not shipped_extra and "adam_t" in extra       # the weights alone, no optimiser
+    for k, v in checkpoint.params.items():
+        assert np.array_equal(shipped.params[k], v)
+    assert shipped.header["sha256"] == checkpoint.header["sha256"]
+    assert curve.read_text() == (run / "curve.jsonl").read_text()
+    assert f"| {checkpoint.header['hands']:,} |" in capsys.readouterr().out
