@@ -25,7 +25,7 @@ decisions come from a program; :func:`serve` is the other side, used by
 >>> t.expect({"type": "request"}, ["3B"])
 >>> p = BotProtocol(t, move_time=1.0)
 >>> p.hello()
->>> from gostop_core.moves import Move, RankedMove
+>>> from gostop_core.moves import Move
 >>> str(p.request("gostop-view/1 ...", [Move.from_str("3B"), Move.from_str("4J1")]))
 '3B'
 >>> t.assert_done()
@@ -385,15 +385,17 @@ class SearchBotBackend(EngineBackend):
 
     def features(self) -> tuple[str, ...]:
         if isinstance(self.bot, (ExpectimaxBot, IsmctsBot)):
-            return ("rules", "analyse")
-        return ("rules",)
+            return ("rules", "analyse", "state", "acks")
+        return ("rules", "state", "acks")
 
-    def set_option(self, name: str, value: Any) -> None:
+    def set_option(self, name: str, value: Any) -> Any:
         if name not in self._specs:
-            raise MessageError(f"setoption: no option {name!r} (options: "
-                               f"{', '.join(self._specs) or 'none'})")
+            raise MessageError(f"setoption: no such option (options: "
+                               f"{', '.join(self._specs) or 'none'}): {name[:40]!r}")
         spec, attribute = self._specs[name]
-        setattr(self.bot, attribute, spec.parse(value))
+        parsed = spec.parse(value, strict=True)
+        setattr(self.bot, attribute, parsed)
+        return parsed
 
     def new_hand(self, view: PlayerView) -> None:
         self.bot.start_hand(view)
