@@ -4,7 +4,9 @@ trained by Deep Monte-Carlo self-play (:mod:`gostop_core.neural`), no search.
 It decides from its seat's view alone: the network's inputs are built from the
 view's public state and the seat's own hand (:func:`~gostop_core.neural.selfplay.view_inputs`),
 so two games that differ only in cards the seat cannot see get the same move.
-One decision is one small matrix product (well under a millisecond).
+One decision is one small matrix product (well under a millisecond).  The
+inputs have room for 3 seats: at a 4-player table the bot plays the greedy
+bot's move.
 
 Settings by name: ``neural:weights=PATH`` (default: the weights shipped with the
 package, trained for 2 players, casual) and ``gostop=q`` (the default: Go or
@@ -20,10 +22,14 @@ import numpy as np
 
 from gostop_core.bots.base import Bot
 from gostop_core.bots.settings import Setting, settings_from_spec
+from gostop_core.bots.simple import GreedyBot
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
 from gostop_core.neural.network import Network, load_network
 from gostop_core.neural.selfplay import view_inputs
+
+#: Seats the network's inputs describe (2 and 3 players).
+NN_SEATS = 3
 from gostop_core.notation import parse_view
 
 __all__ = ["NeuralBot", "neural_from_spec", "NEURAL_KEYS"]
@@ -71,6 +77,7 @@ class NeuralBot(Bot):
         # the search of gostop=search (the registry gives the expectimax-v1 settings)
         self.search_settings = dict(search_settings or {})
         self._search: Bot | None = None
+        self._greedy = GreedyBot(seed)
 
     def q_values(self, view: PlayerView | str) -> list[tuple[Move, float]]:
         """Every legal move of the view's seat (the one to move) with its Q in
@@ -91,6 +98,9 @@ class NeuralBot(Bot):
                 from gostop_core.bots.expectimax import ExpectimaxBot
                 self._search = ExpectimaxBot(self.seed, **self.search_settings)
             return self._search.choose(view, legal)
+        if view.players > NN_SEATS:
+            # the encoding has room for 3 seats: a 4-player table gets the greedy move
+            return self._greedy.choose(view, legal)
         allowed = set(legal)
         scored = [(m, v) for m, v in self.q_values(view) if m in allowed]
         if not scored:
