@@ -682,6 +682,8 @@ from gostop_cli.svg_cmd import svg_cmd  # noqa: E402
 cli.add_command(svg_cmd)
 from gostop_cli.train import train  # noqa: E402
 cli.add_command(train)
+from gostop_cli.train_neural import train_neural  # noqa: E402
+cli.add_command(train_neural)
 
 from gostop_cli.protocol_test import protocol_test  # noqa: E402
 cli.add_command(protocol_test)

@@ -19,9 +19,10 @@ __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BOT_CLASSES", "BEST_SETTINGS",
 # ---------------------------------------------------------------- factory and runner
 
 #: Names accepted by :func:`make_bot`.
-BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned")
+BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned",
+             "neural")
 #: Prefixes of the built-in bots that take ``key=value`` settings.
-SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:")
+SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:", "neural:")
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
 EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
@@ -87,6 +88,10 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
                                                     "ismcts:iterations=4000,c=0.7"))
     if name == "learned" or name.startswith("learned:"):
         return learned_from_spec(name[len("learned:"):], seed, EXPECTIMAX_V1_SETTINGS)
+    if name == "neural" or name.startswith("neural:"):
+        # imported here: the network's C module loads gostop_core.bots itself
+        from gostop_core.bots.neural import neural_from_spec
+        return neural_from_spec(name[len("neural:"):], seed, EXPECTIMAX_V1_SETTINGS)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 
