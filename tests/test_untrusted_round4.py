@@ -495,3 +495,16 @@ def test_the_sseul_flag_under_rules_without_sseul_is_refused():
             again = Game.from_position(text + str(flags))
             again.push(move)
             Game.from_position(again.position())  # what the engine prints parses again
+
+
+def test_a_pending_card_paired_with_itself_is_refused():
+    """Found by the round-4 fuzz run: pending=3B/3B (the played card as its own field
+    card) was read; the flip then captured 3B alone, a pile no family game makes."""
+    from gostop_core import PositionError
+    text = ("gostop/1 rules=family players=4 dealer=0 turn=3 phase=flip:2J1 turns=3 "
+            "field=1B,2R,2J2,3B,4J1,5R,5J1,5J2,8J1,11J2,12D hands=5A,9J1,10J2,11B|"
+            "3R,7J2,8J2,11J1|3J1,8A,9J2,12B|3J2,4J2,6J2,9R captured=-|-|7A,7R,10R,10J1|- "
+            "stock=6R,7J1,1R,8B,12R,6A,11D,1J1,2A,10A,4A,6J1,9A,1J2,4R,12A go=0,0,0,0 "
+            "lastgo=0,0,0,0 fliponly=0,0,0,0 played=1,1,1,0 pending=3B/3B")
+    with pytest.raises(PositionError, match="^pending: the pending card and its field card"):
+        Game.from_position(text)

@@ -651,7 +651,8 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
         if not mid_turn:
             raise PositionError("a played card waits for the flip only in phase flip", "pending")
         target = fields["played_target"]
-        if fields["played_card"] >= 48 or (target is not None and target // 4 != fields["played_card"] // 4):
+        if fields["played_card"] >= 48 or (target is not None and (
+                target // 4 != fields["played_card"] // 4 or target == fields["played_card"])):
             raise PositionError("the pending card and its field card are two cards of one month", "pending")
     if fields["turn_bonus"]:
         if fields["turn_bonus"] & ~(3 << 48):
