@@ -29,7 +29,7 @@ from typing import Any, Callable, Protocol
 from gostop_core import GoStopError, Game, Match, Move, Rules
 from gostop_core.bots import Bot, GreedyBot, make_bot
 from gostop_core.records import Seat, record_from_game
-from gostop_web.state import outcome_state, public_events, view_state
+from gostop_web.state import korean_names, outcome_state, public_events, view_state
 
 __all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
            "HintFunction", "MAX_RECORDS", "MAX_WATCHERS", "BOT_MOVE_SECONDS"]
@@ -216,6 +216,7 @@ class Table:
             "table": self.id,
             "you": seat,
             "names": self.names,
+            "names_ko": korean_names(self.names),
             "bots": [s.bot_spec for s in self.seats],
             "connected": self.connected(),
             "hand_number": self.hand_number,

@@ -97,7 +97,7 @@ function render(fresh) {
     prompt = t("choose_target", { card: pending });
   } else if (myTurn && legal.some(isCardMove)) prompt = t("your_turn");
   else if (!myTurn && v.phase !== "over" && v.to_move != null)
-    prompt = t("wait", { name: frame.names[v.to_move] });
+    prompt = t("wait", { name: seatNames(frame)[v.to_move] });
   const field = document.getElementById("field");
   field.replaceChildren();
   for (const c of v.field) {
@@ -148,10 +148,10 @@ function render(fresh) {
   }
 
   // the log, the ledger, the hint
-  if (fresh) logLines(document.getElementById("log"), frame.events, true, frame.names);
-  if (fresh) drawRecent(frame.events, frame.names);
+  if (fresh) logLines(document.getElementById("log"), frame.events, true, seatNames(frame));
+  if (fresh) drawRecent(frame.events, seatNames(frame));
   const ledger = document.getElementById("ledger");
-  ledger.textContent = t("ledger") + ": " + frame.names.map((n, q) => n + " " + frame.ledger[q]).join(" · ");
+  ledger.textContent = t("ledger") + ": " + seatNames(frame).map((n, q) => n + " " + frame.ledger[q]).join(" · ");
   const at = frame.hand_number + ":" + frame.moves;  // one decision
   if (at !== lastTurns) { hintMoves = null; lastTurns = at; }
   drawHint();
@@ -160,7 +160,8 @@ function render(fresh) {
   const over = document.getElementById("over");
   if (frame.outcome) {
     document.getElementById("over-title").textContent = t("over");
-    document.getElementById("report").textContent = frame.outcome.report.join("\n");
+    document.getElementById("report").textContent =
+      (LANG === "ko" && frame.outcome.report_ko ? frame.outcome.report_ko : frame.outcome.report).join("\n");
     const next = document.getElementById("next");
     next.textContent = t("next");
     next.style.display = you == null ? "none" : "";
@@ -195,7 +196,7 @@ function drawHint() {
   box.replaceChildren(el("h2", { text: t("hint") }));
   if (hintMoves === "wait") { box.append(el("div", { text: t("hint_wait") })); return; }
   if (!hintMoves) return;
-  box.firstChild.textContent = t("hint_title", { unit: hintMoves.unit });
+  box.firstChild.textContent = t("hint_title", { unit: t("unit_" + hintMoves.unit) });
   const list = el("ol", { id: "hint-list" });
   hintMoves.moves.forEach((r, i) => list.append(el("li", { class: i === 0 ? "best" : "",
     "data-move": r.move, text: moveLabel(r.move) + "  " + (r.value >= 0 ? "+" : "") + r.value.toFixed(3) })));
@@ -221,7 +222,7 @@ document.documentElement.lang = LANG;
 connect();
 
 function showNotice(msg) {  // a bot replaced by greedy: said in the log and the error line
-  const who = frame ? frame.names[msg.seat] : "#" + msg.seat;
+  const who = frame ? seatNames(frame)[msg.seat] : "#" + msg.seat;
   const text = who + ": " + t(msg.problem) + " — " + t("bot_replaced");
   document.getElementById("log").prepend(el("div", { class: "new notice", text: text }));
   showError(text);
