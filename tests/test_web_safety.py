@@ -356,3 +356,22 @@ def test_the_korean_report_and_names_come_from_the_shared_table(rules, players):
         for line in frame["outcome"]["report_ko"]:
             words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\((greedy)\)", "", line))
             assert words == [], line
+
+
+def test_the_shipped_korean_font_has_every_hangul_character_the_page_uses():
+    import importlib.util
+    from fontTools.ttLib import TTFont
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("subset_font",
+                                                  root / "scripts" / "subset_korean_font.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    font = TTFont(script.OUT)
+    cmap = font.getBestCmap()
+    missing = [c for c in script.used_hangul() if ord(c) not in cmap]
+    assert missing == [], "run scripts/subset_korean_font.py again"
+    assert script.OUT.stat().st_size < 300_000
+    names = {r.toUnicode() for r in font["name"].names if r.nameID == 1}
+    assert names == {"Gostop Hangul"}  # renamed, as the OFL asks of a modified font
+    licence = (script.OUT.parent / "hangul-LICENSE.txt").read_text()
+    assert "SIL OPEN FONT LICENSE" in licence and "NAVER" in licence  # shipped beside it
