@@ -148,7 +148,8 @@ function render(fresh) {
   }
 
   // the log, the ledger, the hint
-  if (fresh) logLines(document.getElementById("log"), frame.events, true, seatNames(frame));
+  if (fresh) { loggedEvents = loggedEvents.concat(frame.events || []).slice(-200);
+               logLines(document.getElementById("log"), frame.events, true, seatNames(frame)); }
   if (fresh) drawRecent(frame.events, seatNames(frame));
   const ledger = document.getElementById("ledger");
   ledger.textContent = t("ledger") + ": " + seatNames(frame).map((n, q) => n + " " + frame.ledger[q]).join(" · ");
@@ -172,6 +173,7 @@ function render(fresh) {
 // The last turn as it happened: the card played, the card flipped, what was
 // captured and stolen, each shown with a short highlight.
 let turnEvents = [];
+let loggedEvents = [];  // what the log shows, kept to redraw it in the other language
 function drawRecent(events, names) {
   const box = document.getElementById("recent");
   // a turn may come in several frames (a flip that asks for a choice, Go/Stop)
@@ -213,7 +215,13 @@ fetch("/api/presets").then(r => r.json()).then(d => { HINTS = d.hint; render(fal
 document.getElementById("hint-button").addEventListener("click", () => {
   hintMoves = "wait"; drawHint(); send({ type: "hint" });
 });
-document.getElementById("lang").addEventListener("click", () => { toggleLang(); render(false); });
+document.getElementById("lang").addEventListener("click", () => {
+  toggleLang(); render(false);
+  // the log again, in the language now shown
+  const box = document.getElementById("log");
+  box.replaceChildren();
+  if (frame) logLines(box, loggedEvents, false, seatNames(frame));
+});
 document.getElementById("next").addEventListener("click", () => send({ type: "next" }));
 document.getElementById("over").addEventListener("click", (e) => {
   if (e.target.id === "over") e.currentTarget.classList.remove("show");
