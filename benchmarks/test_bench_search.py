@@ -17,7 +17,7 @@ import pytest
 from gostop_core import Game
 from gostop_core.bots import GreedyBot
 from gostop_core.bots.search import policy_choice
-from gostop_cli.analysis import hint_moves
+from gostop_core.bots.analysis import hint_moves
 
 
 def greedy_hand(seed: int) -> list[Game]:

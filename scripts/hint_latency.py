@@ -20,7 +20,7 @@ import time
 
 from gostop_core import Game
 from gostop_core.bots import GreedyBot
-from gostop_cli.analysis import hint_moves
+from gostop_core.bots.analysis import hint_moves
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ import random
 import re
 import signal
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -31,17 +32,25 @@ sys.path.insert(0, os.path.dirname(__file__))
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-SEED_000_PATH = "/work/shared/seeds/000_5f4a65387dd302ab.txt"
-MATRIX_PATH = "/work/shared/docs/rules-matrix.md"
+#: The seed texts and the rules matrix live in the workplace's shared/ folder
+#: beside the repository (``../shared``); GOSTOP_SHARED names another place.
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DIR = Path(os.environ.get("GOSTOP_SHARED") or REPO.parent / "shared")
+
+
+def _seed_path(number: str) -> str:
+    """The seed text ``number`` (its file is ``NNN_<hash>.txt``), or where it would be."""
+    found = sorted((SHARED_DIR / "seeds").glob(f"{number}_*.txt"))
+    return str(found[0] if found else SHARED_DIR / "seeds" / f"{number}.txt")
+
+
 #: Every seed text by its number (000 casual, 001 traditional, 002-004 standard,
 #: 004 ending with the family variant).
-SEED_PATHS = {
-    "000": SEED_000_PATH,
-    "001": "/work/shared/seeds/001_833df8392ffb68c2.txt",
-    "002": "/work/shared/seeds/002_ceebf8243402b584.txt",
-    "003": "/work/shared/seeds/003_b84b0a46c3077199.txt",
-    "004": "/work/shared/seeds/004_4538b8307f675c86.txt",
-}
+SEED_PATHS = {number: _seed_path(number) for number in ("000", "001", "002", "003", "004")}
+SEED_000_PATH = SEED_PATHS["000"]
+MATRIX_PATH = str(SHARED_DIR / "docs" / "rules-matrix.md")
+#: The sources a quote check wanted and could not read (reported at the end of the run).
+_MISSING_SOURCES: set[str] = set()
 
 
 def _canon(code: str) -> str:
@@ -199,7 +208,46 @@ def _read_collapsed(path: str) -> str | None:
         with open(path, encoding="utf-8") as fh:
             return " ".join(fh.read().split())
     except OSError:
+        _MISSING_SOURCES.add(path)
         return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say so when the verbatim-quote checks could not read their sources (a
+    clone without ``../shared``): those checks were skipped, not passed."""
+    if _MISSING_SOURCES:
+        terminalreporter.write_line(
+            f"quote checks skipped for {len(_MISSING_SOURCES)} source(s) not found "
+            f"(e.g. {sorted(_MISSING_SOURCES)[0]}); set GOSTOP_SHARED to the shared/ folder",
+            yellow=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_process_wide_state_left():
+    """Fail a test that leaves process-wide state behind for the tests after it
+    in the same process: the searches' deprecated module-wide stop request, the
+    SIGINT handler, the working directory.  The state is put back, so that one
+    leak fails one test, not every later one."""
+    from gostop_core.bots import ismcts, search
+    handler = signal.getsignal(signal.SIGINT)
+    cwd = os.getcwd()
+    yield
+    left = []
+    for module in (search, ismcts):
+        if module.stop_requested():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                module.request_stop(False)
+            left.append(f"{module.__name__}.request_stop(True) was never cleared")
+    if signal.getsignal(signal.SIGINT) is not handler:
+        signal.signal(signal.SIGINT, handler)
+        left.append("the SIGINT handler was changed")
+    moved = os.getcwd()
+    if moved != cwd:
+        os.chdir(cwd)
+        left.append(f"the working directory moved to {moved}")
+    if left:
+        pytest.fail("process-wide state left behind: " + "; ".join(left), pytrace=False)
 
 
 def seed_000_text() -> str | None:

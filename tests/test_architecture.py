@@ -110,7 +110,7 @@ COMPILED_LAYERS = {
     "gostop_core.movegen": 3, "gostop_core.state": 4, "gostop_core.sampling": 4,
     "gostop_core.gameloop": 5, "gostop_core.core": 6,
     "gostop_core.bots.search": 10, "gostop_core.bots.policy": 11, "gostop_core.bots.ismcts": 11,
-    "gostop_core.envs.vector": 20,
+    "gostop_core.neural.selfplay": 12, "gostop_core.envs.vector": 20,
 }
 # Python modules a compiled module may import, with the layer they stand at.
 PYTHON_LAYERS = {
@@ -205,9 +205,74 @@ def test_no_module_is_over_700_lines_without_a_reason():
     """A module over about 700 lines says at its top why it stays whole."""
     long = []
     for path in sorted((SRC).rglob("*.py*")):
-        if path.suffix not in (".py", ".pyx"):
+        if path.suffix not in (".py", ".pyx", ".pxi"):
             continue
         lines = path.read_text().splitlines()
         if len(lines) > 720 and not any("stays one module" in line for line in lines[:40]):
             long.append(f"{path.relative_to(SRC)}: {len(lines)} lines")
     assert long == []
+
+
+def _package_of(path: Path, src: Path) -> str:
+    """``gostop_core`` for a module of the core's top level, ``gostop_core.bots``
+    for one of the bots, ...: the package a module belongs to."""
+    return ".".join(path.relative_to(src).with_suffix("").parts[:-1])
+
+
+def private_uses_across_packages(src: Path) -> list[str]:
+    """``file:line: name`` for every use of a private name (``obj._name``, or
+    ``from m import _name`` of another package) that only other packages
+    define: what a layer needs of another must have a public name."""
+    import ast
+    defined: dict[str, set[str]] = {}
+    uses: list[tuple[str, Path, int, str, str | None]] = []
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__")
+    for path in sorted(src.rglob("*.py")):
+        package = _package_of(path, src)
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names = [node.name]
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names = [node.attr]
+            elif isinstance(node, ast.Assign):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            for name in names:
+                if private(name):
+                    defined.setdefault(name, set()).add(package)
+            if (isinstance(node, ast.Attribute) and private(node.attr)
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+                uses.append((package, path, node.lineno, node.attr, None))
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    if private(alias.name):
+                        uses.append((package, path, node.lineno, alias.name, node.module))
+    found = []
+    for package, path, line, name, module in uses:
+        where = f"{path.relative_to(src)}:{line}"
+        if module is not None:
+            target = module if (src / module.replace(".", "/")).is_dir() else module.rpartition(".")[0]
+            if target != package:
+                found.append(f"{where}: from {module} import {name}")
+        elif defined.get(name) and package not in defined[name]:
+            found.append(f"{where}: .{name} (defined in {', '.join(sorted(defined[name]))})")
+    return found
+
+
+def test_no_private_name_is_used_across_packages():
+    """docs/architecture.md: a package uses another only through its public
+    names (``Game.from_core_state``, ``game.core_state``,
+    ``PlayerView.completed_fields``, ...), never a ``_name``."""
+    assert private_uses_across_packages(SRC) == []
+
+
+def test_the_private_name_check_catches_a_use(tmp_path):
+    copy = tmp_path / "src"
+    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
+    positions = copy / "gostop_core" / "protocol" / "positions.py"
+    positions.write_text(positions.read_text() + "\n\ndef _peek(game):\n    return game._core\n")
+    found = private_uses_across_packages(copy)
+    assert len(found) == 1 and "positions.py" in found[0] and "._core" in found[0]

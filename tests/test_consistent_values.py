@@ -251,7 +251,7 @@ def test_analyse_marks_agree_in_sign_with_redealt_continuations():
     must not do worse, and over the marked decisions it does better on average."""
     import random
 
-    from gostop_cli.analyse import review_record
+    from gostop_core.bots.analysis import review_record
     from gostop_core.arena import net_points
     from gostop_core.records import record_from_game
 

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from gostop_core import Game, Match, Rules, preset_names
 from gostop_core.bots import GreedyBot
-from gostop_cli.analysis import hint_moves, public_line
+from gostop_core.bots.analysis import hint_moves, public_line
 from gostop_cli.board import KIND_STYLE, card_words, render_board, to_text
 from gostop_cli.main import cli
 from gostop_cli.play import run_game

@@ -47,7 +47,7 @@ def _alive(pid: int) -> bool:
 
 def test_a_deeply_nested_line_is_refused_without_recursion():
     started = time.monotonic()
-    with pytest.raises(MessageError, match="deeper than 16") as info:
+    with pytest.raises(MessageError, match="too deep: more than 16") as info:
         decode('{"type": "request", "id": 5, "x": ' + "[" * 30_000 + "]" * 30_000 + "}")
     assert info.value.id == 5  # read from the line's start, so the error can be answered
     assert time.monotonic() - started < 1.0
@@ -60,7 +60,7 @@ def test_brackets_inside_strings_do_not_count():
 
 @pytest.mark.parametrize("line, text", [
     ("[1, 2]", "not a JSON object"),
-    ('{"id": 3}', 'no "type"'),
+    ('{"id": 3}', 'no string "type"'),
     ("{not json", "not valid JSON"),
     ('{"type": "isready", "x": NaN}', "not valid JSON"),
 ])
@@ -106,7 +106,7 @@ def test_protocol_choice():
     assert wire.choose_protocol("gostop-bot/1") == wire.PROTOCOL_V1
     assert wire.choose_protocol(["gostop-bot/1", "gostop-bot/2"]) == wire.PROTOCOL_V2
     assert wire.choose_protocol(["gostop-bot/2", "gostop-bot/9"]) == wire.PROTOCOL_V2
-    with pytest.raises(MessageError, match="none of the protocols"):
+    with pytest.raises(MessageError, match="no protocol offered"):
         wire.choose_protocol(["gostop-bot/9"])
 
 
@@ -116,7 +116,7 @@ def test_spin_options_parse(value, parsed):
 
 
 @pytest.mark.parametrize("option, value, text", [
-    (wire.Option("depth", "spin", 1, 1, 3), 4, "must be 1..3"),
+    (wire.Option("depth", "spin", 1, 1, 3), 4, "takes 1..3: 4"),
     (wire.Option("depth", "spin", 1, 1, 3), 1.5, "whole number"),
     (wire.Option("depth", "spin", 1, 1, 3), True, "whole number"),
     (wire.Option("leaf", "combo", "a", choices=("a", "b")), "c", "one of a, b"),
@@ -173,7 +173,7 @@ def test_version_2_session_ids_echoed_and_the_engines_own_legal_moves():
                        {"type": "move", "id": 8, "move": expected}]
 
 
-def test_errors_are_replies_to_requests_with_ids_only():
+def test_every_bad_message_gets_an_error_reply_in_the_order_read():
     game = Game("casual", 2, seed=7)
     seat = game.turn
     out = _serve([HELLO, "not json", {"type": "newhand", "view": "garbage"},
@@ -185,11 +185,15 @@ def test_errors_are_replies_to_requests_with_ids_only():
                    "legal": ["3B"] * 600},
                   {"type": "request", "id": 7, "view": "gostop-view/1 nonsense"},
                   {"type": "isready", "id": 8}])
-    assert [(m["type"], m.get("id")) for m in out[1:]] == [
-        ("error", 3), ("error", 4), ("error", 5), ("error", 6), ("error", 7), ("readyok", 8)]
-    assert "is to move" in out[2]["message"]
-    assert "not the legal moves of the view" in out[3]["message"]
-    assert "more than 512" in out[4]["message"]
+    # isready is answered at once, ahead of the requests still in the queue
+    assert ("readyok", 8) in [(m["type"], m.get("id")) for m in out[1:]]
+    errors = [(m["type"], m.get("id")) for m in out[1:] if m["type"] != "readyok"]
+    assert errors == [("error", None), ("error", None), ("error", None), ("error", 3),
+                      ("error", 4), ("error", 5), ("error", 6), ("error", 7)]
+    by_id = {m.get("id"): m["message"] for m in out[1:] if m["type"] == "error"}
+    assert "is not to move" in by_id[4]
+    assert "are not the view's" in by_id[5]
+    assert "more than 512" in by_id[6]
 
 
 def test_a_request_as_a_position_plus_the_moves_since():
@@ -230,7 +234,9 @@ def test_options_and_setoption():
     assert options["samples"] == {"name": "samples", "type": "spin", "default": 256, "min": 1,
                                   "max": 1024}
     assert options["leaf"]["choices"] == ["rollout", "estimate"]
-    assert [(m["type"], m["id"]) for m in out[1:3]] == [("error", 2), ("error", 3)]
+    assert [(m["type"], m["id"]) for m in out[1:4]] == [("option", 1), ("error", 2),
+                                                         ("error", 3)]
+    assert out[1] == {"type": "option", "id": 1, "name": "samples", "value": 8}
     infos = [m for m in out if m["type"] == "info"]
     analysis = out[-1]
     assert analysis["type"] == "analysis" and analysis["id"] == 4
@@ -282,7 +288,7 @@ def test_simple_engine_against_gostop_engine():
             engine.configure({"depht": 2})
         # a refusal by the engine itself: raised, and nothing of it left unread
         engine.options["samples"] = wire.Option("samples", "spin", 256, 1, 5000)
-        with pytest.raises(EngineReplyError, match="samples must be 1..1024"):
+        with pytest.raises(EngineReplyError, match="samples takes 1..1024"):
             engine.configure({"samples": 2000})
         assert engine.ping() < 1.0
         result = engine.play(game, Limit(time=0.2))
@@ -370,7 +376,9 @@ if NODE:
 
 @pytest.mark.parametrize("command", EXAMPLE_PROGRAMS, ids=lambda c: Path(c[-1]).name)
 def test_conformance_passes_for_the_documented_examples(command):
-    report = run_conformance(command, time_ms=100, timeout=1.0, presets=["casual"])
+    # 500 ms: every answer must come within it, and a program just started on
+    # a machine the test suite loads (node compiling its first parse) can take 150
+    report = run_conformance(command, time_ms=500, timeout=1.0, presets=["casual"])
     assert report.passed, "\n".join(report.lines())
 
 
@@ -379,12 +387,13 @@ SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize("mode, check, reason", [
-    pytest.param("flood", "play", "longer than 65536 bytes", marks=SLOW),
+    pytest.param("flood", "play", "too long: more than 65536 bytes", marks=SLOW),
     pytest.param("flood-lines", "play", "more than 1048576 bytes", marks=SLOW),
     ("garbage", "play", "which is not a move"),
     pytest.param("v2-sleep", "play", "no move within 0.1 s", marks=SLOW),
     pytest.param("crash", "play", "exit code 3", marks=SLOW),
     ("v2-wrong-id", "play", "answered with id"),
+    ("v2-late", "play", "over time_ms=100, the first"),
     ("v2-leak", "quit", "left 1 process(es) running"),
     pytest.param("illegal", "play", "not legal here", marks=SLOW),
 ])
@@ -440,7 +449,7 @@ def test_gostop_engine_survives_hostile_lines():
         assert answer()["protocol"] == "gostop-bot/2"
         send(b'{"type": "request", "id": 1, "view": "' + b"x" * 100_000_000 + b'"}')
         assert answer() == {"type": "error", "id": 1,
-                            "message": "bad message: the line is longer than 65536 bytes"}
+                            "message": "message: the line is too long: more than 65536 bytes"}
         send(b'{"type": "request", "id": 2, "x": ' + b"[" * 1_000_000 + b"]" * 1_000_000 + b"}")
         assert answer()["id"] == 2
         legal = json.dumps({"type": "request", "id": 3, "view": view,
@@ -504,7 +513,7 @@ def test_a_starting_view_plus_moves_needs_the_flips_named():
                    "stock": [None] * len(stock)},
                   {"type": "request", "id": 3, "view": start, "moves": moves, "stock": "5A"}])
     assert [m["type"] for m in out[1:]] == ["error"] * 3
-    assert "which stock does not name" in out[1]["message"]
+    assert "stock does not name" in out[1]["message"]
     assert "must be named" in out[2]["message"]
 
 

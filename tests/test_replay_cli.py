@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from gostop_core import Game, PlayerView, read_records
 from gostop_core.records import RecordVisitor, game_from_record, replay
-from gostop_cli.analyse import THRESHOLDS, mark_of
+from gostop_core.bots.analysis import THRESHOLDS, mark_of
 from gostop_cli.main import cli
 
 HERE = Path(__file__).resolve().parent / "records"

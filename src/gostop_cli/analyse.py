@@ -10,93 +10,20 @@ inaccuracy / mistake / blunder at :data:`THRESHOLDS`.  Registered on the
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any
 
 import click
 
-from gostop_core import Game, Move
 from gostop_core.bots import ExpectimaxBot
-from gostop_core.records import Decision, Record, RecordVisitor, replay
+from gostop_core.bots.analysis import (
+    THRESHOLDS, Review, Reviewer, mark_of, review_record,
+)
 from gostop_core.bots.search import MAX_DEPTH, MAX_SAMPLES
 
 from gostop_cli.options import CommandError, IntRange
 from gostop_cli.replay import check_seat, open_records, record_file_options
 
 __all__ = ["analyse", "Review", "Reviewer", "review_record", "THRESHOLDS", "mark_of"]
-
-#: Loss (expected points) from which a decision is marked, worst first.
-THRESHOLDS = (("blunder", 3.0), ("mistake", 1.5), ("inaccuracy", 0.5))
-
-
-def mark_of(loss: float) -> str | None:
-    """``blunder``, ``mistake``, ``inaccuracy`` or ``None`` for a loss."""
-    for name, at in THRESHOLDS:
-        if loss >= at:
-            return name
-    return None
-
-
-@dataclass(frozen=True)
-class Review:
-    """One judged decision: ``index`` (0-based: the decisions before it, so that
-    ``gostop replay --position-at INDEX`` shows where it was decided), the seat,
-    the move played and the search's best, their values and the loss."""
-
-    game: int
-    index: int
-    seat: int
-    move: str
-    best: str
-    value_played: float
-    value_best: float
-    loss: float
-    mark: str | None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-class Reviewer(RecordVisitor):
-    """Judges the decisions of ``seats`` (all when ``None``) that had a choice;
-    ``on_decision()`` is called after each decision of those seats."""
-
-    def __init__(self, bot: ExpectimaxBot, number: int, seats: set[int] | None = None,
-                 on_decision: Callable[[], None] | None = None):
-        self.bot = bot
-        self.number = number
-        self.seats = seats
-        self.on_decision = on_decision
-        self.reviews: list[Review] = []
-
-    def before_decision(self, game: Game, index: int, decision: Decision) -> None:
-        if self.seats is not None and decision.seat not in self.seats:
-            return
-        if game.legal_moves.count() > 1:
-            played = Move.from_str(decision.move)
-            ranked = self.bot.analyse(game.view(decision.seat))  # the seat's view only
-            best = max(ranked, key=lambda r: r.value)
-            value = next(r.value for r in ranked if r.move == played)
-            loss = max(0.0, best.value - value)
-            self.reviews.append(Review(self.number, index, decision.seat, decision.move,
-                                       str(best.move), round(value, 3), round(best.value, 3),
-                                       round(loss, 3), mark_of(loss)))
-        if self.on_decision:
-            self.on_decision()
-
-    def result(self) -> list[Review]:
-        return self.reviews
-
-
-def review_record(record: Record, number: int = 1, seats: set[int] | None = None,
-                  depth: int | None = None, samples: int | None = None, seed: int = 0,
-                  on_decision: Callable[[], None] | None = None) -> list[Review]:
-    """The reviews of a record's decisions (see :class:`Reviewer`)."""
-    # consistent values: a move followed by the seat's own decision is worth the
-    # best it can do after it, not the best of each sampled world
-    bot = ExpectimaxBot(seed, depth=depth, samples=samples, win_bonus=0.0, consistent=True)
-    return replay(record, Reviewer(bot, number, seats, on_decision))
-
 
 def _summary(reviews: list[Review], seat: int) -> str:
     mine = [r for r in reviews if r.seat == seat]

@@ -5,18 +5,19 @@ position, and bots against each other on duplicate deals.  Registered on the
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import os
 import time
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import click
 
-from gostop_core import GoStopError, Game, Move, PlayerView, Rules, preset_names
+from gostop_core import GoStopError, Game, PlayerView, preset_names
+from gostop_core.moves import RankedMove
 from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
 from gostop_core.records import RecordWriteError, RecordWriter
-from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot, RankedMove, make_bot
+from gostop_core.bots import BEST_SETTINGS, ExpectimaxBot
+from gostop_core.bots.analysis import HINT_TIME_MS, hint_moves, payout_unit, public_line
 from gostop_core.bots.search import MAX_DEPTH, MAX_SAMPLES
 from gostop_cli.options import (CommandError, FloatRange, IntRange, backend_options, make_rules, move_time_option,
                                 workers_option)
@@ -43,71 +44,19 @@ def _view_text(position: str) -> tuple[str, int]:
     return game.view(seat).to_str(), seat
 
 
-#: Default time budget of ``gostop hint`` in milliseconds: the search stops
-#: sampling there even when the choice is still close.
-HINT_TIME_MS = 800.0
-
-
-def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | None = None,
-               seed: int = 0, leaf: str | None = None,
-               time_ms: float | None = None) -> list[RankedMove]:
-    """Every legal move of the view's seat ranked by the best bot's search
-    (``make_bot("best")``; ``depth``, ``samples``, ``leaf`` override its
-    settings, ``time_ms`` caps the search, default :data:`HINT_TIME_MS`, 0 for
-    no cap), valued in the payout's units: the net points (chips, balance) the
-    hand is expected to bring that seat from this decision on.  Chips already
-    paid this hand (a first-turn ppeok...) are left out, and so is the bot's own
-    preference for won hands (its win bonus), so a Stop is worth exactly what it
-    pays.  The seat's own later decisions are valued per information set
-    (``consistent``): a move followed by another decision of the seat (banking
-    a bonus card, then a play) is worth the best it can expect after it."""
+def neural_hint_moves(view: str | PlayerView, bot: str = "neural") -> list[RankedMove]:
+    """Every legal move of the view's seat ranked by the ``neural`` bot's Q
+    (``bot``: ``neural`` or ``neural:weights=PATH``), best first, in the payout's
+    units from this decision on (chips already paid this hand left out); no
+    search, so no line."""
+    from gostop_core.bots.neural import neural_from_spec
     text = view if isinstance(view, str) else view.to_str()
     _, fields = parse_view(text)
     booked = fields["chips"][fields["seat"]]
-    settings: dict[str, Any] = dict(BEST_SETTINGS, win_bonus=0.0, consistent=True,
-                                    time_ms=HINT_TIME_MS if time_ms is None else time_ms)
-    for key, value in (("depth", depth), ("samples", samples), ("leaf", leaf)):
-        if value is not None:
-            settings[key] = value
-    bot = ExpectimaxBot(seed, **settings)
-    return [replace(r, value=r.value - booked) for r in bot.analyse(text)]
-
-
-def public_line(line: Sequence[str], names: Sequence[str] | None = None,
-                known: Iterable[str] | None = None) -> list[str]:
-    """A principal line as the seat may know it.  The search drew the other
-    hands and the stock at random, so a card turned from the stock shows as
-    ``flip``, another seat's move as that seat's name (``p1`` by default), and
-    a move of the seat's own that names a card outside ``known`` (the cards it
-    holds or sees now; default: every card) as ``?``."""
-    seen = None if known is None else set(known)
-    out = []
-    for entry in line:
-        if entry.startswith("flip:"):
-            out.append("flip")
-        elif entry.startswith("p") and ":" in entry and entry[1:entry.index(":")].isdigit():
-            other = int(entry[1:entry.index(":")])
-            out.append(names[other] if names is not None else f"p{other}")
-        elif seen is not None and not _names_only(entry, seen):
-            out.append("?")
-        else:
-            out.append(entry)
-    return out
-
-
-def _names_only(move: str, known: set[str]) -> bool:
-    """Whether every card a move names is in ``known``."""
-    try:
-        m = Move.from_str(move)
-    except (GoStopError, ValueError):
-        return False
-    return all(c is None or c in known for c in (m.card, m.target))
-
-
-def payout_unit(rules: Rules) -> str:
-    """What a hand pays under ``rules``: ``points`` (net points), ``chips`` or
-    ``balance`` (family rules)."""
-    return {1: "chips", 2: "balance"}.get(rules.payment, "points")
+    net = neural_from_spec(bot[len("neural:"):] if bot.startswith("neural:") else "", None)
+    scored = net.q_values(text)
+    order = sorted(range(len(scored)), key=lambda i: -scored[i][1])
+    return [RankedMove(scored[i][0], scored[i][1] - booked, ()) for i in order]
 
 
 @click.command(epilog="""\b
@@ -115,8 +64,12 @@ Examples:
   gostop hint "$(gostop deal --seed 7)"
   gostop hint "gostop-view/1 rules=casual players=2 seat=0 ..." --json
   gostop hint "$(gostop deal --seed 7)" --depth 2 --samples 32
-  gostop hint "$(gostop deal --seed 7)" --time 3000    # a longer look""")
+  gostop hint "$(gostop deal --seed 7)" --time 3000    # a longer look
+  gostop hint "$(gostop deal --seed 7)" --bot neural   # the network's Q, no search""")
 @click.argument("position")
+@click.option("--bot", default="best", show_default=True, metavar="BOT",
+              help="best: the search; neural (or neural:weights=FILE): the network's Q of "
+                   "each move, no search (instant).")
 @click.option("--depth", type=IntRange(1, MAX_DEPTH), default=BEST_SETTINGS["depth"],
               show_default=True,
               help="Search depth in turns (1: this turn; 2: and the next seat's).")
@@ -134,7 +87,7 @@ Examples:
 @click.option("--seed", type=IntRange(0, 2 ** 32 - 1), default=0, show_default=True,
               help="Seed of the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, seed: int,
+def hint(position: str, bot: str, depth: int, samples: int, time_ms: float, leaf: str, seed: int,
          as_json: bool) -> None:
     """Rank every legal move of POSITION with its expected value and principal line.
 
@@ -149,14 +102,30 @@ def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, see
     (--json gives the line of one sampled deal with its cards)."""
     started = time.perf_counter()
     try:
+        if bot != "best" and bot != "neural" and not bot.startswith("neural:"):
+            raise click.BadParameter(f"{bot!r}: use best, neural or neural:weights=FILE",
+                                     param_hint="'--bot'")
         view, seat = _view_text(position)
-        ranked = hint_moves(view, depth, samples, seed, leaf, time_ms)
+        ranked = (neural_hint_moves(view, bot) if bot != "best"
+                  else hint_moves(view, depth, samples, seed, leaf, time_ms))
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     ms = (time.perf_counter() - started) * 1000
     rules, fields = parse_view(view)
     unit = payout_unit(rules)
     known = format_mask(fields["hand"] | fields["field"]).split()
+    if bot != "best":
+        if as_json:
+            click.echo(json.dumps({"seat": seat, "bot": bot, "ms": round(ms, 1), "unit": unit,
+                                   "best": str(ranked[0].move),
+                                   "moves": [r.as_dict() for r in ranked]}, indent=2))
+            return
+        click.echo(f"Seat {seat} to move; {bot}: the network's Q, no search ({ms:.1f} ms); "
+                   f"values: expected net {unit} from here")
+        width = max(len(str(r.move)) for r in ranked)
+        for i, r in enumerate(ranked, 1):
+            click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}")
+        return
     if as_json:
         click.echo(json.dumps({
             "seat": seat, "depth": depth, "samples": max(r.samples for r in ranked),

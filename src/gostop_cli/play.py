@@ -22,11 +22,12 @@ from gostop_core import (
     Event, Game, IllegalMoveError, Match, Move, MoveParseError, Outcome, PlayerView,
 )
 from gostop_core.bots import Bot, capture_timing, make_bot, visible_capture
-from gostop_core.errors import BotError, IllegalBotMoveError
+from gostop_core.driver import BotForfeit, HandDriver
+from gostop_core.errors import BotError
 from gostop_core.cards import card_kind, card_month
 from gostop_core.testing.lockstep import Lockstep
 
-from gostop_cli.analysis import hint_moves, payout_unit, public_line
+from gostop_core.bots.analysis import hint_moves, payout_unit, public_line
 from gostop_cli.children import become_subreaper, end_orphans
 from gostop_cli.board import (
     family_target, kinds_legend, ledger_table, match_header, quiet_line, render_board,
@@ -215,10 +216,11 @@ class Session:
                 self.console.print(Text(self.t(line)))
         self.shown = len(self.turn_events)
 
-    def push(self, move: Move) -> None:
-        """Push a decision, remembering where a played card waits for the flip."""
+    def push(self, move: Move, driver: HandDriver | None = None) -> None:
+        """Push a decision (through the hand driver, so that the bots observe
+        it), remembering where a played card waits for the flip."""
         self.narrator.note_move(move)
-        events = self.game.push(move)
+        events = driver.push(move) if driver is not None else self.game.push(move)
         if self.lockstep is not None:
             self.lockstep.follow(move, events)
         self.feed(events)
@@ -385,50 +387,39 @@ class Session:
             self.out(self.board())
             self.board_turn = g.turns
 
-    def bot_call(self, seat: int, call: str, *args: object) -> object:
-        """Call a bot's method; whatever goes wrong becomes a :class:`BotError`
-        naming the seat (the game cannot go on without the bot)."""
-        bot = self.bots[seat]
-        try:
-            return getattr(bot, call)(*args)
-        except BotError as exc:
-            raise BotError(f"{self.label(seat)} loses by forfeit: "
-                           f"{exc.reason}: {exc}") from exc
-        except Exception as exc:
-            raise BotError(f"{self.label(seat)} loses by forfeit: "
-                           f"{type(exc).__name__}: {exc}") from exc
+    def forfeit(self, failure: BotForfeit) -> BotError:
+        """The error that ends the game for a bot's failure, naming its seat."""
+        return BotError(f"{self.label(failure.seat)} loses by forfeit: {failure.detail}")
 
     def play(self) -> None:
         g = self.game
         self.intro()
-        for s, first in enumerate(self.bots):
-            if first is not None:
-                self.bot_call(s, "start_hand", g.view(s))
-        while not g.is_over():
-            seat = g.turn
-            assert seat is not None
-            legal = list(g.legal_moves)
-            bot = self.bots[seat]
-            try:
-                if bot is None:
-                    self.show_progress()
-                    move = self.human_move(seat, legal)
-                    if self.practice:
-                        self.checkpoints.append((len(g.move_stack), dict(self.narrator.placed),
-                                                 list(self.turn_events), self.shown))
-                else:
-                    answer = self.bot_call(seat, "choose", g.view(seat), legal)
-                    if answer not in legal:
-                        raise IllegalBotMoveError(f"{self.label(seat)} loses by forfeit: "
-                                                  f"illegal: it answered {answer!r}")
-                    move = answer  # type: ignore[assignment]
-                self.push(move)
-            except TakeBack:
-                self.restore()
-        outcome = g.outcome()
-        for s, last in enumerate(self.bots):
-            if last is not None:
-                self.bot_call(s, "end_hand", g.view(s), outcome)
+        # the one hand driver: every bot gets every hook (the person's moves
+        # observed too); whatever goes wrong with a bot is a forfeit
+        driver = HandDriver(g, self.bots, policy="forfeit")
+        try:
+            driver.start()
+            while not g.is_over():
+                seat = g.turn
+                assert seat is not None
+                legal = list(g.legal_moves)
+                try:
+                    if self.bots[seat] is None:
+                        self.show_progress()
+                        move = self.human_move(seat, legal)
+                        if self.practice:
+                            self.checkpoints.append((len(g.move_stack),
+                                                     dict(self.narrator.placed),
+                                                     list(self.turn_events), self.shown))
+                    else:
+                        move = driver.choose()
+                    self.push(move, driver)
+                except TakeBack:
+                    self.restore()
+                    driver.resync()  # the bots forget the moves taken back
+            driver.finish()
+        except BotForfeit as failure:
+            raise self.forfeit(failure) from failure
         # what follows the last turn (a drawn hand, the scoring of a played-out
         # hand) is told by the report
         rest = [ev for ev in self.turn_events if ev.kind not in ("draw", "hand_end")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from gostop_core import GoStopError
-from gostop_cli.analysis import hint_moves
+from gostop_core.bots.analysis import hint_moves
 from gostop_cli.options import CommandError, FloatRange, IntRange
 
 __all__ = ["serve"]

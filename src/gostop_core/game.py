@@ -165,10 +165,16 @@ class Game:
             # e.g. the seat to move holds no card: the hand could never go on
             raise PositionError(f"seat {fields['to_move']} is to move but has no legal move, "
                                 "and the hand is not over", "hands")
-        return cls._from_core(core)
+        return cls.from_core_state(core)
 
     @classmethod
-    def _from_core(cls, core: CoreState) -> "Game":
+    def from_core_state(cls, core: CoreState) -> "Game":
+        """A game over ``core`` (a :class:`~gostop_core.state.CoreState`, e.g.
+        ``CoreState.from_fields(rules, fields)``), which it then owns: its
+        starting position is the state as it is, with no move to take back and
+        no deal events."""
+        if not isinstance(core, CoreState):
+            raise ArgumentTypeError(f"core: a CoreState, not {type(core).__name__}")
         g = cls.__new__(cls)
         g._core = core
         g.seed = None
@@ -176,6 +182,17 @@ class Game:
         g._deal_events = Events([], 0)
         g._stack = []
         return g
+
+    #: The old private spelling, for code written against it.
+    _from_core = from_core_state
+
+    @property
+    def core_state(self) -> CoreState:
+        """The compiled state this game steps (:class:`~gostop_core.state.CoreState`),
+        for tools that read it directly (``to_fields()``, ``divide``, the
+        learning adapters).  It is the game's own: change it only through
+        :meth:`push` and :meth:`pop`."""
+        return self._core
 
     # ---------------------------------------------------------------- moves
     # The hot methods are Cython functions (gameloop.pyx) bound here as methods:
@@ -261,8 +278,15 @@ class Game:
 
     @property
     def turn(self) -> int | None:
-        """The seat to decide, ``None`` once the hand is over."""
+        """The seat to decide, ``None`` once the hand is over (as python-chess's
+        ``board.turn``; :attr:`turns` is a count, not a seat)."""
         return None if self._core.phase == OVER else self._core.to_move
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to decide (:attr:`turn`), by the name a view gives it
+        (``PlayerView.to_move``)."""
+        return self.turn
 
     @property
     def phase(self) -> str:
@@ -276,7 +300,8 @@ class Game:
 
     @property
     def turns(self) -> int:
-        """Completed turns."""
+        """How many turns were completed this hand (a count: the seat to move
+        is :attr:`turn`)."""
         return self._core.turns
 
     @property
@@ -398,7 +423,7 @@ class Game:
     def copy(self, stack: bool = True) -> "Game":
         """An independent copy: its own state, the same start and, unless
         ``stack=False``, the same move stack (so :meth:`pop` works on it)."""
-        g = type(self)._from_core(self._core.copy())
+        g = type(self).from_core_state(self._core.copy())
         g.seed = self.seed
         g._deal_events = self._deal_events  # immutable: shared
         g._start = self._start

@@ -80,6 +80,14 @@ static volatile int gs_stop_requested = 0;
 static inline void gs_set_stop(int on) { gs_stop_requested = on; }
 static inline int gs_stop_asked(void) { return gs_stop_requested; }
 
+/* A stop asked of one search: its StopToken's flag (NULL: none), set from any
+ * thread; the loops read it, with the deprecated module-wide request, between
+ * samples.  A token belongs to one search, so two searches in one process
+ * (the web table's workers, an embedding application) never stop each other. */
+static inline int gs_stop_wanted(const int* token) {
+    return gs_stop_requested || (token != NULL && *(const volatile int*)token);
+}
+
 /* After a loop (with the GIL): -1 with the exception set when it was stopped. */
 static inline int gs_raise_if_interrupted(void) {
     int stopped = gs_stop_flag;

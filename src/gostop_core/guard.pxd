@@ -13,3 +13,4 @@ cdef extern from "gostop_guard.h":
     int gs_raise_if_interrupted() except -1
     void gs_set_stop(int on) noexcept nogil
     bint gs_stop_asked() noexcept nogil
+    bint gs_stop_wanted(const int* token) noexcept nogil

@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 
 from gostop_core.cards import CARD_CODES
 from gostop_core.arguments import rules_of, whole_number
+from gostop_core.driver import HandDriver
 from gostop_core.errors import ArgumentTypeError, GoStopError, RulesError
 from gostop_core.game import Game, Outcome
 from gostop_core.moves import Move
@@ -158,9 +159,13 @@ class Match:
 
 
 def play_with_bots(match: Match, bots: Sequence, hands: int) -> list[int]:
-    """Play a match where seat ``p`` is ``bots[p]`` (objects with ``choose(view, legal)``)."""
-    def choose(game: Game) -> Move:
-        seat = game.turn
-        assert seat is not None
-        return bots[seat].choose(game.view(seat), list(game.legal_moves))
-    return match.play(hands, choose)
+    """Play a match where seat ``p`` is ``bots[p]`` (objects with ``choose(view,
+    legal)`` and, when they have them, the hand hooks): every hand is played by
+    :class:`~gostop_core.driver.HandDriver`, so each bot gets ``start_hand``,
+    ``observe`` and ``end_hand`` as everywhere else; a bot's exception reaches
+    the caller.  Returns the ledger."""
+    for _ in range(whole_number(hands, "hands")):
+        game = match.new_hand()
+        HandDriver(game, bots, policy="raise").play()
+        match.record(game)
+    return list(match.ledger)

@@ -12,7 +12,7 @@ import numpy as np
 from gostop_core.cards import CARD_CODES, CardSet
 from gostop_core.movegen import PHASE_NAMES
 from gostop_core.state import CoreState
-from gostop_core.notation import format_view, parse_view
+from gostop_core.notation import format_view, parse_view, visible_mask
 from gostop_core.rules import Rules
 from gostop_core.scoring import score as score_pile
 
@@ -127,12 +127,71 @@ class PlayerView:
         self.stop_value = (self._public_core().settlement(seat)
                            if self.phase == "gostop" and self.to_move == seat else None)
         pack = 50 if rules.bonus_cards else 48
-        visible = f["field"] | f["hand"]
-        for c in f["captured"]:
-            visible |= c
-        if f["flip_card"] is not None:
-            visible |= 1 << f["flip_card"]
-        self.unseen = CardSet(((1 << pack) - 1) & ~visible)
+        #: The cards this seat cannot see (the pack less ``visible_mask``).
+        self.unseen = CardSet(((1 << pack) - 1) & ~visible_mask(f))
+
+    def public_fields(self) -> dict:
+        """The view's fields (``parse_view``'s form: the seat's hand, the field,
+        every public fact and count), a copy the caller may change."""
+        f = dict(self._public)
+        for key, value in f.items():
+            if isinstance(value, list):
+                f[key] = list(value)
+        return f
+
+    def known_hands(self, unseen: list[int]) -> tuple[list[int], list[int]]:
+        """Each hand as far as this view knows it (its own; a showdown's
+        win-card with its public holder, taken out of ``unseen``, a list of
+        card indices the caller deals from) and how many cards each hand still
+        needs from the unseen ones."""
+        f = self._public
+        hands = [0] * self.players
+        hands[self.seat] = f["hand"]
+        need = list(self.hand_counts)
+        need[self.seat] = 0
+        owner, card = f.get("showdown_caller"), f.get("showdown_card")
+        if card is not None and owner is not None and owner != self.seat and card in unseen:
+            unseen.remove(card)
+            hands[owner] |= 1 << card
+            need[owner] -= 1
+        return hands, need
+
+    def completed_fields(self, stock: list[int | None] | None = None) -> dict:
+        """The fields of a whole position that agrees with everything this view
+        shows: the other hands dealt from the unseen cards (highest code
+        first), then the stock: with ``stock`` (card indices, ``None`` for a
+        place not named) its known cards in their places and the unseen cards
+        left in the others, without it the unseen cards left in code order.  For move generation and replays: the filler is
+        arbitrary, and nothing of it may reach a bot.  Raises
+        :class:`~gostop_core.errors.PositionError` when the cards do not fit."""
+        from gostop_core.errors import PositionError
+        fields = self.public_fields()
+        reserved = {c for c in stock or () if c is not None}
+        unseen = [c for c in self.unseen if c not in reserved]
+        hands, need = self.known_hands(unseen)
+        if sum(need) > len(unseen):
+            if stock is not None:
+                raise PositionError("stock: more cards named than the stock can hold", "stock")
+            raise PositionError("the view's hidden hands hold more cards than are unseen",
+                                "hands")
+        for q in range(self.players):
+            for _ in range(need[q]):
+                hands[q] |= 1 << unseen.pop()
+        if stock is None:  # the rest, in code order
+            order = unseen
+        else:
+            order = []
+            for i in range(self.stock_count):
+                if i < len(stock) and stock[i] is not None:
+                    order.append(stock[i])  # type: ignore[arg-type]
+                elif unseen:
+                    order.append(unseen.pop())
+                else:
+                    raise PositionError("stock: more cards named than the stock can hold",
+                                        "stock")
+        fields["hands"] = hands
+        fields["stock"] = order
+        return fields
 
     def _public_core(self) -> CoreState:
         """A core state holding the public facts and this seat's hand, the other

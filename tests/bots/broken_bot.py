@@ -5,7 +5,7 @@ usage: broken_bot.py [v2-]MODE [MARKER]
 
 MODE says how it misbehaves at its first request: crash, hang, garbage, flood
 (10 MB on one line), flood-lines (10 MB of short info lines), illegal, noflush
-(never flushes its answer), grandchild (starts a sleeping child, then hangs),
+(never flushes its answer), late (answers 50 ms past time_ms), grandchild (starts a sleeping child, then hangs),
 setsid (starts a sleeping child that leaves the process group with setsid(),
 then hangs; escape is the same), daemon (a child that calls setsid() and exits, leaving an orphaned
 sleeping grandchild, then hangs), wrong-id (answers version 2 requests with
@@ -89,6 +89,9 @@ for line in sys.stdin:
     elif mode == "wrong-id":
         print(json.dumps({"type": "move", "id": (message.get("id") or 0) + 1000,
                           "move": legal[0]}), flush=True)
+    elif mode == "late":  # every answer 50 ms past the limit, well within any grace
+        time.sleep(message.get("time_ms", 5000) / 1000 + 0.05)
+        print(reply(message, legal[0]), flush=True)
     elif mode == "sleep":
         time.sleep(message.get("time_ms", 5000) / 1000 + 2)
         print(reply(message, legal[0]), flush=True)

@@ -9,15 +9,13 @@ a backend or the arena."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
 from gostop_core.bots import Bot
 from gostop_core.bots import external
-from gostop_core.bots.base import observers
+from gostop_core.driver import BotForfeit, HandDriver
 from gostop_core.bots.plugins import resolve_bot
-from gostop_core.errors import BotError, BotTimeoutError, IllegalBotMoveError
 from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.notation import rules_from_token
 from gostop_core.records import Record, Seat, record_from_game
@@ -101,48 +99,17 @@ def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
     ``(None, seat, reason)`` for the seat that forfeits.  Untrusted bots must
     answer one of the legal moves within ``move_time`` (plus the protocol's
     grace); any exception of theirs is a forfeit, a
-    :class:`~gostop_core.errors.BotError` of any bot too.  A view holds only
-    what its seat may see (no hidden card even in its private parts)."""
-
-    def view(s: int) -> PlayerView:
-        return game.view(s)
-
-    seat = 0
+    :class:`~gostop_core.errors.BotError` of any bot too (the ``"forfeit"`` and
+    ``"trusted"`` policies of :class:`~gostop_core.driver.HandDriver`)."""
+    policies = ["trusted" if t else "forfeit" for t in trusted]
+    # the protocol's grace read now: tests shorten it
+    # a bot's sys.exit() must not end a worker: a forfeit
+    driver = HandDriver(game, bots, policies, move_time=move_time, grace=external.GRACE,
+                        exit_forfeits=True)
     try:
-        for seat, bot in enumerate(bots):
-            bot.start_hand(view(seat))
-        watching = observers(bots)
-        while not game.is_over():
-            turn = game.turn
-            assert turn is not None
-            seat = turn
-            legal = list(game.legal_moves)
-            started = time.monotonic()
-            move = bots[seat].choose(view(seat), legal)
-            if not trusted[seat]:
-                if move not in legal:
-                    raise IllegalBotMoveError(f"the bot answered {move!r}, which is not one "
-                                              "of the legal moves")
-                if time.monotonic() - started > move_time + external.GRACE:  # read late: tests shorten it
-                    raise BotTimeoutError(f"no move within {move_time:g} s")
-            for seat in watching:  # a watcher that fails forfeits, not the mover
-                if seat != turn:
-                    bots[seat].observe(view(seat), move)
-            game.push(move)
-    except BotError as exc:
-        return None, seat, f"{exc.reason}: {' '.join(str(exc).split())}"[:300]
-    except (Exception, SystemExit) as exc:  # a bot's sys.exit() must not end a worker
-        if trusted[seat]:
-            raise
-        return None, seat, f"error: {type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
-    outcome = game.outcome()
-    assert outcome is not None
-    for s, bot in enumerate(bots):
-        try:
-            bot.end_hand(view(s), outcome)
-        except (Exception, SystemExit):
-            if trusted[s]:
-                raise
+        outcome = driver.play()
+    except BotForfeit as forfeit:
+        return None, forfeit.seat, forfeit.detail
     return outcome, None, None
 
 

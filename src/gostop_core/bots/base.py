@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from gostop_core.driver import HandDriver, wants_hook
 from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.moves import Move
 
@@ -45,37 +46,24 @@ class Bot:
         """Release what the bot holds (an external bot stops its process).
         Does nothing by default."""
 
+    # the no-op hooks: a loop skips the work of calling them (``wants_hook``)
+    start_hand.default_hook = True  # type: ignore[attr-defined]
+    observe.default_hook = True  # type: ignore[attr-defined]
+    end_hand.default_hook = True  # type: ignore[attr-defined]
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
 def observers(bots: Sequence[Bot]) -> list[int]:
     """The seats whose bots want to be shown the other seats' moves."""
-    return [s for s, b in enumerate(bots) if type(b).observe is not Bot.observe]
+    return [s for s, b in enumerate(bots) if b is not None and wants_hook(b, "observe")]
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> Outcome:
     """Let ``bots`` (one per seat) play ``game`` to the end; returns the outcome.
-    Each bot gets only its seat's view and the legal moves; its
-    :meth:`~Bot.start_hand` and :meth:`~Bot.end_hand` hooks are called before the
-    first move and after the last."""
-    if len(bots) != game.players:
-        raise ValueError(f"need {game.players} bots, one per seat, got {len(bots)}")
-    for seat, bot in enumerate(bots):
-        bot.start_hand(game.view(seat))
-    watching = observers(bots)
-    while not game.is_over():
-        turn = game.turn
-        assert turn is not None
-        legal = list(game.legal_moves)
-        move = bots[turn].choose(game.view(turn), legal)
-        for seat in watching:
-            if seat != turn:
-                bots[seat].observe(game.view(seat), move)
-        game.push(move)
-    outcome = game.outcome()
-    assert outcome is not None
-    for seat, bot in enumerate(bots):
-        bot.end_hand(game.view(seat), outcome)
-    return outcome
-
+    Each bot gets only its seat's view and the legal moves, and every hook
+    (:meth:`~Bot.start_hand`, :meth:`~Bot.observe`, :meth:`~Bot.end_hand`) of
+    :class:`~gostop_core.driver.HandDriver`, which plays the hand; a bot's
+    exception reaches the caller."""
+    return HandDriver(game, bots, policy="raise").play()

@@ -52,13 +52,15 @@ from gostop_core.movegen cimport (
     move_kind, bounded,
 )
 from gostop_core.bots.search cimport (
-    SearchCtx, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, now_ms,
+    SearchCtx, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, now_ms, StopToken,
 )
 from gostop_core.sampling cimport determinize, view_base
 from gostop_core.guard cimport (
     gs_poll_begin, gs_interrupted, gs_raise_if_interrupted, gs_set_stop, gs_stop_asked,
+    gs_stop_wanted,
 )
 from gostop_core.movegen import _in_main_thread
+import warnings
 from gostop_core.bots.search import DEFAULT_WIN_BONUS as _WIN_BONUS, LEAF_WEIGHTS as _LEAF_WEIGHTS
 
 #: Iterations per decision by default: about two thirds of the CPU time of the
@@ -245,16 +247,23 @@ cdef double iterate(Tree* t, SearchCtx* ctx, GameStateC* w, int32_t* path) noexc
 
 
 def request_stop(bint on=True):
-    """Ask every search running in this module (in any thread) to end after
-    its current iteration, as if out of time (``on=False`` clears it; clear
-    it before the next search)."""
+    """Deprecated: ask every IS-MCTS search in the whole process to stop
+    (``on=False`` clears it); give each search a
+    :class:`gostop_core.bots.search.StopToken` instead."""
+    warnings.warn("request_stop stops every search in the process: pass a StopToken "
+                  "(stop=..., bot.stop_token) instead", DeprecationWarning, stacklevel=2)
     gs_set_stop(on)
+
+
+def stop_requested():
+    """Whether the deprecated process-wide stop (:func:`request_stop`) is set."""
+    return bool(gs_stop_asked())
 
 
 def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, double c=DEFAULT_C,
                   seed=0, double time_ms=0.0, double win_bonus=_WIN_BONUS,
                   bint opp_tree=False, bint open_loop=False, int nodes=DEFAULT_NODES,
-                  double prior=0.0, double widen=0.0):
+                  double prior=0.0, double widen=0.0, StopToken stop=None):
     """Information-set MCTS from a player's view (``parse_view`` fields; the
     seat must be the one to move), ``iterations`` deals (or fewer when
     ``time_ms`` > 0 runs out first; at least one), exploration ``c``, a tree of
@@ -262,7 +271,8 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     the tree; ``open_loop`` keys the tree by decisions only; ``prior`` (points)
     is added to the UCB value of the greedy policy's move, divided by its
     visits + 1; ``widen`` (> 0) lets a decision node try one more move every
-    ``widen`` visits (module docstring).
+    ``widen`` visits (module docstring); ``stop`` (a
+    :class:`~gostop_core.bots.search.StopToken`) ends the iterations once set.
     Returns ``{"moves": [(code, visits, value)], "iterations", "nodes",
     "stopped"}``: every root move in generation order with the iterations that
     chose it and its mean payoff (nan for none), the tree's size, and why the
@@ -278,6 +288,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     cdef int n, i, npool, seat = fields["seat"], done = 0, reason = 0
     cdef uint64_t rng
     cdef double started
+    cdef const int* stop_flag = NULL if stop is None else &stop.asked
     if iterations < 1 or iterations > MAX_ITERATIONS:
         raise ValueError(f"iterations must be 1..{MAX_ITERATIONS}")
     if nodes < MIN_NODES or nodes > MAX_NODES:
@@ -348,7 +359,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
             done += 1
             if gs_interrupted():
                 break
-            if gs_stop_asked():
+            if gs_stop_wanted(stop_flag):
                 reason = 2
                 break
             if time_ms > 0.0 and now_ms() - started >= time_ms:

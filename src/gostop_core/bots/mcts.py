@@ -9,6 +9,9 @@ import zlib
 
 from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import RankedMove
+from gostop_core.bots.search import StopToken
+from gostop_core.bots.settings import Setting
+from gostop_core.protocol.wire import MAX_TIME_MS
 from gostop_core.bots.ismcts import (
     DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_NODES, MAX_ITERATIONS, MAX_NODES, MIN_NODES, ismcts_fields,
 )
@@ -59,6 +62,27 @@ class IsmctsBot(Bot):
     OPPONENTS = ("greedy", "tree")
     LOOPS = ("closed", "open")
 
+    #: The settings, declared once (gostop_core.bots.settings).
+    SETTINGS = (
+        Setting("iterations", "iterations", "int", ITERATIONS, "deals played a decision",
+                1, MAX_ITERATIONS, cap=50000),
+        Setting("c", "c", "float", C, "exploration (times the payoffs' spread)", 0.0, 100.0),
+        Setting("time", "time_ms", "float", 0.0, "milliseconds a decision (0: no limit)",
+                0.0, float(MAX_TIME_MS), cap=3000.0),
+        Setting("win", "win_bonus", "float", WIN_BONUS, "points added to a won hand's value",
+                -100.0, 100.0),
+        Setting("opponents", "opponents", "choice", "greedy",
+                "the other seats: the greedy policy, or by UCB in the tree", choices=OPPONENTS),
+        Setting("loop", "loop", "choice", "closed",
+                "closed: public events are edges; open: decisions only", choices=LOOPS),
+        Setting("nodes", "nodes", "int", DEFAULT_NODES, "size of the tree's node pool",
+                MIN_NODES, MAX_NODES, cap=DEFAULT_NODES),
+        Setting("prior", "prior", "float", 0.0, "points of bias toward the greedy move",
+                0.0, 1000.0),
+        Setting("widen", "widen", "float", 0.0,
+                "try one more move every this many visits (0: off)", 0.0, 1e6),
+    )
+
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  c: float | None = None, time_ms: float = 0.0, win_bonus: float | None = None,
                  opponents: str = "greedy", loop: str = "closed", nodes: int | None = None,
@@ -94,6 +118,8 @@ class IsmctsBot(Bot):
         if not MIN_NODES <= self.nodes <= MAX_NODES:
             raise ValueError(f"ismcts nodes must be {MIN_NODES}..{MAX_NODES}, got {self.nodes}")
         self.last_iterations = 0
+        #: Set from any thread, it stops this bot's search under way (None: no token).
+        self.stop_token: StopToken | None = None
 
     def analyse(self, view: PlayerView | str) -> list[RankedMove]:
         """Every legal move of the view's seat (which must be the one to move),
@@ -107,7 +133,8 @@ class IsmctsBot(Bot):
         result = ismcts_fields(rules, fields, self.iterations, self.c, seed,
                                time_ms=self.time_ms, win_bonus=self.win_bonus,
                                opp_tree=self.opponents == "tree", open_loop=self.loop == "open",
-                               nodes=self.nodes, prior=self.prior, widen=self.widen)
+                               nodes=self.nodes, prior=self.prior, widen=self.widen,
+                               stop=self.stop_token)
         self.last_iterations = result["iterations"]
         ranked = [RankedMove(Move.from_code(code), value, (str(Move.from_code(code)),), visits)
                   for code, visits, value in result["moves"]]

@@ -71,6 +71,10 @@ ctypedef struct SearchCtx:
     int cut                   # with a model: playout turns before its value (0: to the end)
     int worlds                # candidate deals per sample, one drawn by world weight (<= 1: off)
 
+# A stop asked of one search (search.pyx): its flag is read by the C loops.
+cdef class StopToken:
+    cdef int asked
+
 cdef double leaf_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil
 cdef int plan_go_stop(const GameStateC* s, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil

@@ -29,6 +29,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gostop_core.bots import Bot, make_bot
+from gostop_core.driver import HandDriver
 from gostop_core.envs.actions import NUM_ACTIONS, action_mask, check_rules, legal_actions
 from gostop_core.envs.aec import deal, observation_space
 from gostop_core.envs.rewards import hand_rewards
@@ -71,6 +72,7 @@ class GoStopEnv(gymnasium.Env):
         self.game: Game | None = None
         self.deal_seed: int | None = None
         self._bots: dict[int, Bot] = {}
+        self._driver: HandDriver | None = None
         self._learner = 0
 
     def _observe(self) -> dict:
@@ -83,10 +85,8 @@ class GoStopEnv(gymnasium.Env):
         return action_mask(self.game).astype(bool)
 
     def _run_bots(self) -> None:
-        g = self.game
-        assert g is not None
-        while (seat := g.turn) is not None and seat != self._learner:
-            g.push(self._bots[seat].choose(g.view(seat), list(g.legal_moves)))
+        assert self._driver is not None
+        self._driver.play_bots()
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -98,6 +98,10 @@ class GoStopEnv(gymnasium.Env):
                           else make_bot(o, seed=int(self.np_random.integers(2 ** 31)))
                           for p, o in zip(others, self.opponents)}
             self.game, self.deal_seed = deal(self.rules, self.players, self.np_random)
+            # the opponents play through the one hand driver (every hook, the
+            # learner's moves observed); the learner's seat has no bot
+            self._driver = HandDriver(self.game, [self._bots.get(p) for p in range(self.players)])
+            self._driver.start()
             self._run_bots()
             if not self.game.is_over():  # the bots cannot end a hand before the learner moves
                 break
@@ -113,7 +117,8 @@ class GoStopEnv(gymnasium.Env):
             obs = self._observe()
             return obs, self.illegal_penalty, True, False, {
                 "illegal_action": True, "action_mask": obs["action_mask"], "seat": self._learner}
-        g.push(move)
+        assert self._driver is not None
+        self._driver.push(move)
         self._run_bots()
         obs = self._observe()
         reward = float(hand_rewards(g)[self._learner]) if g.is_over() else 0.0

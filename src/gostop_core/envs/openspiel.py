@@ -252,7 +252,7 @@ class GoStopState(pyspiel.State):
             game = self._game
             assert game is not None
             self._legal = {a: Move.from_code(code) for a, code
-                           in legal_action_codes(game._core).items()}
+                           in legal_action_codes(game.core_state).items()}
         return self._legal
 
     def _legal_actions(self, player):
@@ -262,7 +262,7 @@ class GoStopState(pyspiel.State):
         if self._game is None:
             cards = list(_bits(self._undealt()))
         else:
-            cards = self._game._core.stock()[self._fixed:]
+            cards = self._game.core_state.stock()[self._fixed:]
         p = 1.0 / len(cards)
         return [(c, p) for c in cards]
 
@@ -271,7 +271,7 @@ class GoStopState(pyspiel.State):
         if self._game is None:
             self._deal_card(action)
             return
-        core = self._game._core
+        core = self._game.core_state
         if self._pending is not None:
             stock_to_position(core, self._fixed, action)
             self._fixed += 1
@@ -295,7 +295,7 @@ class GoStopState(pyspiel.State):
             self._game.push(self._pending)  # every card it reads is fixed
             self._pending = None
             for p in range(self._n):        # shown cards leave the hand when played
-                self._shown[p] &= self._game._core.hand(p)
+                self._shown[p] &= self._game.core_state.hand(p)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -349,7 +349,7 @@ class GoStopState(pyspiel.State):
             return clone
         seed = int(probability_sampler() * 2 ** 53) if probability_sampler is not None else None
         rng = np.random.default_rng(seed)
-        fields = game._core.to_fields()
+        fields = game.core_state.to_fields()
         stock = fields["stock"]
         keep = stock[:self._fixed] if self._pending is not None else []
         others = [q for q in range(self._n) if q != player_id]

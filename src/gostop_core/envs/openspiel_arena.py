@@ -21,6 +21,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import gostop_core.envs.openspiel  # noqa: F401  (registers python_gostop)
 from gostop_core.bots import make_bot
+from gostop_core.driver import HandDriver
 
 
 def _chance(state, order) -> int:
@@ -31,18 +32,28 @@ def _chance(state, order) -> int:
 def play_hand(game, order, seats: dict, gostop_bot) -> list[float]:
     """One hand: ``seats[p]`` is ``"ismcts"`` (then an ISMCTSBot) or ``"gostop"``."""
     state = game.new_initial_state()
+    driver = None
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(_chance(state, order))
             continue
         p = state.current_player()
+        g = state._game
+        if driver is None:  # the deal is complete: the gostop bot's hand begins
+            driver = HandDriver(g, [gostop_bot if seats[s] == "gostop" else None
+                                    for s in range(g.players)])
+            driver.start()
         bot = seats[p]
+        moves = state._table()
         if bot == "gostop":
-            g = state._game
-            table = {m: a for a, m in state._table().items()}
-            state.apply_action(table[gostop_bot.choose(g.view(p), list(g.legal_moves))])
+            move = driver.choose()
+            action = next(a for a, m in moves.items() if m == move)
         else:
-            state.apply_action(bot.step(state))
+            action = bot.step(state)
+            driver.announce(moves[action])
+        state.apply_action(action)
+    if driver is not None and state._game.is_over():
+        driver.finish()
     return state.returns()
 
 

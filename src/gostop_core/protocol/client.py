@@ -104,9 +104,6 @@ class AnalysisResult:
     info: list[dict] = field(default_factory=list)
 
 
-def _engine_name() -> str:
-    from gostop_core import __version__
-    return f"gostop {__version__}"
 
 
 def _view_and_legal(position: Game | PlayerView | str,
@@ -173,7 +170,7 @@ class SimpleEngine:
     def hello(self) -> None:
         """Send ``hello``, offering both protocol versions."""
         self._send({"type": "hello", "protocol": list(wire.PROTOCOLS),
-                    "engine": _engine_name()})
+                    "engine": wire.engine_name()})
 
     def wait_ready(self, timeout: float | None = None, required: bool = True) -> dict | None:
         """Wait for the ``ready`` line.  Silence past ``timeout`` raises
@@ -375,20 +372,30 @@ class SimpleEngine:
                                  f"{', '.join(self.options) or 'none'})")
             self.options[name].parse(value)
         self.drain()
+        pending = set()
         for name, value in options.items():
-            self._send({"type": "setoption", "id": self._new_id(), "name": name, "value": value})
+            option_id = self._new_id()
+            pending.add(option_id)
+            # the typed value (a command line gives strings; the engine wants numbers)
+            self._send({"type": "setoption", "id": option_id, "name": name,
+                        "value": self.options[name].parse(value)})
         id = self._new_id()
         self._send({"type": "isready", "id": id})
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        # an error line for a setoption comes before the readyok: read on to it,
-        # so that nothing of this call is left unread
+        # an engine announcing "acks" answers each setoption (option or error),
+        # after which nothing of this call is left unread; an older one answers
+        # only a refusal, before the readyok
+        acks = "acks" in self.features
         refused: str | None = None
-        while True:
+        ready = False
+        while not ready or (acks and pending):
             reply = self._await_any(deadline)
+            if reply.get("type") in ("error", "option"):
+                pending.discard(reply.get("id"))
             if reply.get("type") == "error" and refused is None:
                 refused = str(reply.get("message"))[:300]
             elif reply.get("type") == "readyok" and reply.get("id") == id:
-                break
+                ready = True
         if refused is not None:
             raise EngineReplyError(f"the engine refused an option: {refused}")
 
@@ -440,8 +447,10 @@ class SimpleEngine:
                 self._fail(BotProtocolError(f"the bot's move {str(text)[:40]!r} is not a string"))
             extra = {k: v for k, v in reply.items() if k not in ("type", "id", "move")}
         else:
-            self._send(dict({"type": "request", "view": view.to_str(), "legal": names},
-                            **limit.fields()))
+            # an id even so: a version 1 program ignores it, and an engine that
+            # chose version 2 before its ready was read needs one
+            self._send(dict({"type": "request", "id": self._new_id(), "view": view.to_str(),
+                             "legal": names}, **limit.fields()))
             text = self._await(None, ("move",), wait, "move", limit=limit.wait())
             extra = {}
         seconds = time.monotonic() - started

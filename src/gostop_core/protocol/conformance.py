@@ -176,6 +176,8 @@ class _Runner:
 
     def expect_error(self, id: int, what: str) -> None:
         message = self.next_message(self.timeout)
+        while message.get("type") == "option":  # an earlier setoption acknowledged
+            message = self.next_message(self.timeout)
         if message.get("type") != "error" or message.get("id") != id:
             raise _Failed(f"{what}: expected an error with id {id}, got "
                           f"{json.dumps(message)[:120]}")
@@ -187,9 +189,13 @@ class _Runner:
         id = engine._new_id()
         self.send_raw(wire.encode({"type": "isready", "id": id}))
         message = self.next_message(self.timeout)
-        if allowed_error is not None and message.get("type") in ("error", "readyok") and \
-                message.get("id") == allowed_error:
-            message = self.next_message(self.timeout)
+        # an error for a line whose id could not be read (id null) may come first
+        # too; then the readyok
+        for _ in range(3):
+            if message.get("type") == "error" and message.get("id") is None or (
+                    allowed_error is not None and message.get("type") in ("error", "readyok")
+                    and message.get("id") == allowed_error):
+                message = self.next_message(self.timeout)
         if message.get("type") != "readyok" or message.get("id") != id:
             raise _Failed(f"after {what}: expected readyok with id {id}, got "
                           f"{json.dumps(message)[:120]}")
@@ -258,6 +264,7 @@ class _Runner:
         decisions = 0
         slowest = 0.0
         where = ""
+        late: list[str] = []
         for game in _games(self.presets, self.seed):
             engine = self.start()
             token = rules_to_token(game.rules)
@@ -267,9 +274,13 @@ class _Runner:
             while not game.is_over():
                 result = engine.play(game, limit)
                 decisions += 1
+                here = (f"request {engine._next_id - 1}, {game.rules.preset} "
+                        f"{game.players}p turn {game.turns}")
                 if result.seconds > slowest:
                     slowest = result.seconds
-                    where = f"{game.rules.preset} {game.players}p turn {game.turns}"
+                    where = here
+                if result.seconds * 1000 > self.time_ms:
+                    late.append(f"{result.seconds * 1000:.0f} ms ({here})")
                 self.answers.append(result.seconds)
                 # the program's move most of the time, a random one sometimes:
                 # positions it would not reach by itself
@@ -280,16 +291,14 @@ class _Runner:
             for seat in range(game.players):
                 engine.end_hand(game.view(seat), outcome)
         self.report.slowest_ms = round(slowest * 1000, 1)
-        over = sum(1 for t in self.answers if t * 1000 > self.time_ms)
-        if slowest > self.time_ms / 1000 + GRACE:
-            raise _Failed(f"{decisions} answers, every one legal, but the slowest took "
-                          f"{slowest * 1000:.0f} ms ({where}): past time_ms={self.time_ms} "
-                          f"plus the {GRACE:g} s grace, a loss on time in an arena")
-        late = (f"; {over} answer(s) over time_ms, within the {GRACE:g} s grace (a loaded "
-                "machine?)") if over else ""
+        if late:
+            # every answer must come within the limit: an arena on a quiet
+            # machine forfeits only past the grace, but a bot late here is late
+            raise _Failed(f"{len(late)} of {decisions} answers over time_ms={self.time_ms}, "
+                          f"the first {late[0]}; slowest {slowest * 1000:.0f} ms ({where})")
         return (f"{decisions} answers in {len(_games(self.presets, self.seed))} hands "
-                f"({', '.join(self.presets)}; every player count), every one legal; slowest "
-                f"{slowest * 1000:.0f} ms of {self.time_ms} ({where}){late}")
+                f"({', '.join(self.presets)}; every player count), every one legal and within "
+                f"time_ms; slowest {slowest * 1000:.0f} ms of {self.time_ms} ({where})")
 
     def clock(self) -> str:
         engine = self.start()

@@ -9,55 +9,31 @@ position are the view's.  Nothing of the filler ever reaches a bot."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gostop_core.errors import GoStopError, PositionError
-from gostop_core.game import Game, PlayerView
+from gostop_core.game import Game, Outcome, PlayerView
 from gostop_core.state import CoreState
 from gostop_core.moves import Move
 
 __all__ = ["legal_moves_of_view", "completed_game", "view_to_move", "replay_position",
-           "replay_view"]
-
-
-def _known_hands(view: PlayerView, fields: dict, unseen: list[int]) -> tuple[list[int], list[int]]:
-    """Each hand as far as ``view`` knows it (its own; a showdown's win-card with
-    its public holder, taken out of ``unseen``) and how many cards each hand
-    still needs from the unseen ones."""
-    seat = view.seat
-    hands = [0] * view.players
-    hands[seat] = fields["hand"]
-    need = list(view.hand_counts)
-    need[seat] = 0
-    owner, card = fields.get("showdown_caller"), fields.get("showdown_card")
-    if card is not None and owner is not None and owner != seat and card in unseen:
-        unseen.remove(card)
-        hands[owner] |= 1 << card
-        need[owner] -= 1
-    return hands, need
+           "replay_view", "HandState", "state_of_position", "state_of_view"]
 
 
 def completed_game(view: PlayerView) -> Game:
     """A game whose position agrees with everything ``view`` shows, the unseen
-    cards dealt in their code order (hidden hands first, then the stock).
-    For move generation only: the filler is arbitrary."""
-    fields = dict(view._public)
-    unseen = list(view.unseen)
-    hands, need = _known_hands(view, fields, unseen)
-    if sum(need) > len(unseen):
-        raise PositionError("the view's hidden hands hold more cards than are unseen", "hands")
-    for q in range(view.players):
-        for _ in range(need[q]):
-            hands[q] |= 1 << unseen.pop()
-    fields["hands"] = hands
-    fields["stock"] = unseen
-    return Game._from_core(CoreState.from_fields(view.rules, fields))
+    cards dealt in their code order (hidden hands first, then the stock;
+    :meth:`PlayerView.completed_fields`).  For move generation only: the
+    filler is arbitrary."""
+    return Game.from_core_state(CoreState.from_fields(view.rules, view.completed_fields()))
 
 
 def view_to_move(view: PlayerView) -> None:
     """Raise :class:`PositionError` unless ``view``'s seat is the one to move."""
     if view.phase == "over":
-        raise PositionError("the hand is over: there is no move to make", "phase")
+        raise PositionError("the hand is over, no move to make: phase=over", "phase")
     if view.to_move != view.seat:
-        raise PositionError(f"the view is seat {view.seat}'s, but seat {view.to_move} is to move",
+        raise PositionError(f"the view's seat {view.seat} is not to move: turn={view.to_move}",
                             "seat")
 
 
@@ -73,63 +49,62 @@ def legal_moves_of_view(view: PlayerView) -> list[Move]:
         raise PositionError(f"the view cannot be completed: {exc}", "view") from None
 
 
+def _played_position(position: str, moves: list[str]) -> tuple[Game, list[tuple[str, int]]]:
+    """The game after ``moves`` from ``position``, and the cards taken from the
+    stock on the way (card, the seat that drew it, -1 for a card turned)."""
+    game = Game.from_position(position)
+    taken: list[tuple[str, int]] = []
+    for i, text in enumerate(moves):
+        if game.is_over():
+            raise PositionError(f"the hand is over before move {i + 1}: {text}", "moves")
+        for event in game.push(Move.from_str(text)):
+            if event.kind == "flipped":
+                taken.append((str(event.card), -1))
+            elif event.kind == "drawn":
+                taken.append((str(event.card), event.player))
+    return game, taken
+
+
 def replay_position(position: str, moves: list[str]) -> PlayerView:
     """The view of the seat to move after ``moves`` (notation) are played from
     the full ``position`` (``gostop-position/1 ...``, docs/notation.md).
     Raises :class:`PositionError` or an
     :class:`~gostop_core.errors.IllegalMoveError` naming the move."""
-    game = Game.from_position(position)
-    for i, text in enumerate(moves):
-        if game.is_over():
-            raise PositionError(f"moves: the hand is over before move {i + 1} ({text})", "moves")
-        game.push_str(text)
+    game, _ = _played_position(position, moves)
     if game.is_over() or game.turn is None:
-        raise PositionError("the hand is over after the moves: there is no move to make",
+        raise PositionError("the hand is over after the moves: no move to make",
                             "moves")
     return game.view(game.turn)
 
 
-def _fields_with(view: PlayerView, stock: list[int | None]) -> dict:
-    """The fields of a game that agrees with ``view``, the other hands dealt
-    from the unseen cards, and the stock taking ``stock``'s known cards in
-    their places (the rest filled with the unseen cards left)."""
-    fields = dict(view._public)
-    known = [c for c in stock if c is not None]
-    reserved = set(known)
-    unseen = [c for c in view.unseen if c not in reserved]
-    hands, need = _known_hands(view, fields, unseen)
-    for q in range(view.players):
-        for _ in range(need[q]):
-            if not unseen:
-                raise PositionError("stock: more cards named than the stock can hold", "stock")
-            hands[q] |= 1 << unseen.pop()
-    order: list[int] = []
-    for i in range(view.stock_count):
-        if i < len(stock) and stock[i] is not None:
-            order.append(stock[i])  # type: ignore[arg-type]
-        elif unseen:
-            order.append(unseen.pop())
-        else:
-            raise PositionError("stock: more cards named than the stock can hold", "stock")
-    fields["hands"] = hands
-    fields["stock"] = order
-    return fields
-
-
-def _cards_needed(game: Game, move: Move, seat: int) -> list[int]:
-    """The hidden cards ``move`` of another seat must find in its hand."""
+def _cards_needed(game: Game, move: Move, seat: int, mover: int,
+                  named: set[int]) -> list[int]:
+    """The hidden cards ``move`` of another seat must find in its hand: the
+    card played, or for a bomb or a shake three cards of the month (those the
+    filler gave it first), never one seen by the seat or named in the stock."""
     from gostop_core.cards import CardSet, card_index, card_month
     if move.kind in ("play", "bonus", "showdown") and move.card is not None:
         return [card_index(move.card)]
     if move.kind in ("bomb", "shake") and move.month is not None:
         view = game.view(seat)
         visible = set(view.field) | set(view.hand) | {c for pile in view.captured for c in pile}
-        return [c for c in CardSet(range(50)) if card_month(c) == move.month and
-                c not in visible and c < 48]
+        hand = game.core_state.to_fields()["hands"][mover]
+        month = [c for c in CardSet(range(50)) if card_month(c) == move.month and
+                 c not in visible and c not in named and c < 48]
+        month.sort(key=lambda c: not hand >> c & 1)
+        return month[:3]
     return []
 
 
 def replay_view(start: str, moves: list[str], stock: list[str | None]) -> PlayerView:
+    game, seat = _played_view(start, moves, stock)
+    if game.is_over() or game.turn != seat:
+        raise PositionError(f"after the moves seat {game.turn} is to move, not the "
+                            f"view's seat: {seat}", "moves")
+    return game.view(seat)
+
+
+def _played_view(start: str, moves: list[str], stock: list[str | None]) -> tuple[Game, int]:
     """The view of ``start``'s seat after ``moves`` (notation, every seat's,
     in order) are played from the player-view string ``start``.  ``stock``
     names the cards taken from the stock since, in order (each flip, and each
@@ -150,37 +125,39 @@ def replay_view(start: str, moves: list[str], stock: list[str | None]) -> Player
         try:
             card = card_index(text)
         except (ValueError, TypeError):
-            raise PositionError(f"stock: {str(text)[:20]!r} is no card", "stock") from None
+            raise PositionError(f"no such card: {str(text)[:20]!r}", "stock") from None
         if card not in view.unseen:
-            raise PositionError(f"stock: {text} is not a card the seat cannot see", "stock")
+            raise PositionError(f"not a card the seat cannot see: {text}", "stock")
         if card in codes:
-            raise PositionError(f"stock: {text} is named twice", "stock")
+            raise PositionError(f"a card named twice: {text}", "stock")
         codes.append(card)
-    fields = _fields_with(view, codes)
-    game = Game._from_core(CoreState.from_fields(view.rules, fields))
+    fields = view.completed_fields(codes)
+    game = Game.from_core_state(CoreState.from_fields(view.rules, fields))
     taken = 0
     for i, text in enumerate(moves):
         if game.is_over():
-            raise PositionError(f"moves: the hand is over before move {i + 1} ({text})", "moves")
+            raise PositionError(f"the hand is over before move {i + 1} ({text})", "moves")
         move = Move.from_str(text)
         mover = game.turn
         if mover is not None and mover != seat:
-            game = _with_cards(game, mover, seat, _cards_needed(game, move, seat), taken, codes)
+            named = {c for c in codes if c is not None}
+            game = _with_cards(game, mover, seat, _cards_needed(game, move, seat, mover, named),
+                               taken, codes)
         for event in game.push(move):
             if event.kind not in ("flipped", "drawn"):
                 continue
             if taken >= len(codes):
-                raise PositionError(f"moves: move {i + 1} ({text}) takes stock card "
-                                    f"{taken + 1}, which stock does not name", "stock")
+                raise PositionError(f"move {i + 1} takes a stock card stock does "
+                                    f"not name: card {taken + 1}", "stock")
             if codes[taken] is None and (event.kind == "flipped" or event.player == seat):
-                raise PositionError(f"stock: card {taken + 1} was "
+                raise PositionError(f"card {taken + 1} was "
                                     f"{'turned' if event.kind == 'flipped' else 'drawn by the seat'}"
                                     ": it must be named", "stock")
             taken += 1
-    if game.is_over() or game.turn != seat:
-        raise PositionError(f"after the moves seat {game.turn} is to move, not the view's seat "
-                            f"{seat}", "moves")
-    return game.view(seat)
+    if taken < len(codes):
+        raise PositionError(f"the moves take {taken} stock cards, but stock names "
+                            f"{len(codes)}", "stock")
+    return game, seat
 
 
 def _with_cards(game: Game, mover: int, seat: int, cards: list[int], taken: int,
@@ -188,7 +165,7 @@ def _with_cards(game: Game, mover: int, seat: int, cards: list[int], taken: int,
     """``game`` with ``cards`` moved into seat ``mover``'s hidden hand, each
     swapped with a card of that hand not needed (from another hidden hand,
     or an unnamed place of the stock not yet taken)."""
-    fields = game._core.to_fields()
+    fields = game.core_state.to_fields()
     hands = list(fields["hands"])
     order = list(fields["stock"])
     changed = False
@@ -216,4 +193,54 @@ def _with_cards(game: Game, mover: int, seat: int, cards: list[int], taken: int,
         return game
     fields["hands"] = hands
     fields["stock"] = order
-    return Game._from_core(CoreState.from_fields(game.rules, fields))
+    return Game.from_core_state(CoreState.from_fields(game.rules, fields))
+
+
+@dataclass(frozen=True)
+class HandState:
+    """What a driver without rules code needs after some moves: the seat to
+    move (None when none), the phase, that seat's legal moves (only when it is
+    the seat whose view is asked for, or the driver holds the whole
+    position), whether the hand is over and its outcome, the view of the seat
+    asked for, and the stock cards taken on the way as that seat saw them
+    (each turned card, its own draws; None for another seat's draw)."""
+
+    to_move: int | None
+    phase: str
+    legal: list[Move]
+    over: bool
+    outcome: Outcome | None
+    view: PlayerView
+    stock: list[str | None]
+
+
+def _state(game: Game, seat: int, may_see_legal: bool, stock: list[str | None]) -> HandState:
+    over = game.is_over()
+    to_move = None if over else game.turn
+    legal = list(game.legal_moves) if to_move is not None and may_see_legal else []
+    return HandState(to_move, game.phase, legal, over, game.outcome(), game.view(seat), stock)
+
+
+def state_of_position(position: str, moves: list[str], seat: int | None) -> HandState:
+    """The state after ``moves`` from the full ``position``, seen by ``seat``
+    (None: the seat to move, or seat 0 once the hand is over)."""
+    game, taken = _played_position(position, moves)
+    if seat is None:
+        seat = 0 if game.is_over() or game.turn is None else game.turn
+    if not 0 <= seat < game.players:
+        raise PositionError(f"no such seat in a {game.players}-player hand: {seat}",
+                            "seat")
+    stock = [card if drawer in (-1, seat) else None for card, drawer in taken]
+    return _state(game, seat, True, stock)
+
+
+def state_of_view(start: str, moves: list[str], stock: list[str | None],
+                  seat: int | None) -> HandState:
+    """The state after ``moves`` from the view ``start`` (as :func:`replay_view`),
+    seen by the view's seat (``seat``, when given, must be that seat); the
+    legal moves are given only when that seat is to move."""
+    game, own = _played_view(start, moves, stock)
+    if seat is not None and seat != own:
+        raise PositionError(f"a view shows only its own seat {own}: {seat}", "seat")
+    state = _state(game, own, game.turn == own, list(stock))
+    return state

@@ -17,6 +17,9 @@ settings as options, analysis and stop (``gostop_core.bots.external``).
 
 from __future__ import annotations
 
+import heapq
+import json
+import math
 import queue
 import threading
 import time
@@ -25,36 +28,22 @@ from typing import Any, Callable, Iterable
 
 from gostop_core.errors import GoStopError
 from gostop_core.game import Outcome, PlayerView
-from gostop_core.moves import Move
+from gostop_core.moves import Move, RankedMove
 from gostop_core.protocol import wire
-from gostop_core.protocol.positions import legal_moves_of_view, replay_position, replay_view
+from gostop_core.protocol.positions import (legal_moves_of_view, replay_position, replay_view,
+                                            state_of_position, state_of_view)
 from gostop_core.protocol.wire import MessageError, Option, TooLong
 
 __all__ = ["EngineBackend", "BotBackend", "SearchResult", "RankedEntry", "serve",
            "time_budget_ms", "outcome_from_dict", "engine_name"]
 
 
-def engine_name() -> str:
-    """``gostop VERSION``, as ``hello`` and ``ready`` name it."""
-    from gostop_core import __version__
-    return f"gostop {__version__}"
+engine_name = wire.engine_name
 
 
-@dataclass
-class RankedEntry:
-    """One legal move of an analysis: its value (net points, in payout units,
-    for the seat), the samples (deals, iterations) it averages, and the line
-    the engine expects after it."""
-
-    move: Move
-    value: float
-    samples: int = 0
-    line: tuple[str, ...] = ()
-
-    def as_dict(self) -> dict:
-        value = self.value if self.value == self.value else None  # nan: never searched
-        return {"move": str(self.move), "value": None if value is None else round(value, 4),
-                "samples": self.samples, "line": list(self.line)}
+#: The old name of :class:`~gostop_core.moves.RankedMove` (one class ranks
+#: moves for the bots and the protocol alike).
+RankedEntry = RankedMove
 
 
 @dataclass
@@ -63,7 +52,7 @@ class SearchResult:
     (best first; may be empty for a bot that does not rank), nodes, samples."""
 
     move: Move
-    ranked: list[RankedEntry] = field(default_factory=list)
+    ranked: list[RankedMove] = field(default_factory=list)
     nodes: int = 0
     samples: int = 0
     stopped: str = ""
@@ -81,10 +70,11 @@ class EngineBackend:
     def features(self) -> tuple[str, ...]:
         """What ``ready`` announces: ``rules`` always (the server computes the
         legal moves), ``analyse`` when :meth:`search` ranks the moves."""
-        return ("rules",)
+        return ("rules", "state", "acks")
 
-    def set_option(self, name: str, value: Any) -> None:
-        raise MessageError(f"setoption: no option {name!r}")
+    def set_option(self, name: str, value: Any) -> Any:
+        """Set option ``name``; returns the value set (the ``option`` reply)."""
+        raise MessageError(f"setoption: no such option: {name!r}")
 
     def new_hand(self, view: PlayerView) -> None:
         """A hand begins."""
@@ -131,17 +121,22 @@ class BotBackend(EngineBackend):
         return SearchResult(self.bot.choose(view, list(legal)))
 
 
-def time_budget_ms(message: dict, id: int | None = None) -> float | None:
+#: The smallest share of a clock one move is given (unless less than twice
+#: that is left): below it, the pipe and the process alone would miss it.
+MIN_SHARE_MS = 20.0
+
+
+def time_budget_ms(message: dict, id: Any = None) -> float | None:
     """The time to use for one move: ``time_ms``, or a share of the clock
     (``remaining_ms``, ``increment_ms``): a twentieth of what is left plus
-    three quarters of the increment, never more than half of what is left.
-    None when the message gives no limit."""
+    three quarters of the increment, at least :data:`MIN_SHARE_MS`, and never
+    more than half of what is left.  None when the message gives no limit."""
     per_move = wire.validate_time(message, "time_ms", id)
     remaining = wire.validate_time(message, "remaining_ms", id)
     increment = wire.validate_time(message, "increment_ms", id) or 0.0
     budget = per_move
     if remaining is not None:
-        share = min(remaining / 20 + 0.75 * increment, remaining / 2)
+        share = min(max(remaining / 20 + 0.75 * increment, MIN_SHARE_MS), remaining / 2)
         budget = share if budget is None else min(budget, share)
     return budget
 
@@ -149,13 +144,17 @@ def time_budget_ms(message: dict, id: int | None = None) -> float | None:
 #: The features ``gostop engine`` may announce in ``ready``: it computes the
 #: legal moves itself (a request may carry only a view; a given list is
 #: checked), and, serving a searching bot, it analyses (``analyse``, ``stop``).
-FEATURES = ("rules", "analyse")
+FEATURES = ("rules", "analyse", "state", "acks")
 
 #: The share of a move's time the search is told to use: the rest covers
 #: reading the view, the answer's way back and a loaded machine.
 SEARCH_SHARE = 0.4
 #: The share of a move's time after which the fallback move is answered.
 DEADLINE_SHARE = 0.7
+#: Time kept back from every deadline besides, in milliseconds: the pipe both
+#: ways, the driver's own reading and a wake-up delayed by a loaded machine,
+#: which do not shrink with the limit.
+OVERHEAD_MS = 4.0
 
 
 def outcome_from_dict(data: Any) -> Outcome:
@@ -173,156 +172,348 @@ def outcome_from_dict(data: Any) -> Outcome:
         raise PositionError(f"bad outcome: {exc}", "outcome") from None
 
 
-class _Reply:
-    """One answer, written at most once (the search or the deadline's fallback)."""
+_QUIT = object()
+_END = object()
 
-    def __init__(self, write: Callable[[dict], None]):
-        self._write = write
-        self._lock = threading.Lock()
-        self.done = False
+#: The requests that may wait for the worker; one more is refused with an
+#: error reply (``busy``), so that a flood costs bounded memory and no thread.
+MAX_QUEUE = 64
+#: The kinds of message that are answered in turn, by the worker.
+_QUEUED = ("request", "analyse", "state", "setoption", "newhand", "end")
+#: The kinds that need an id in version 2.
+_NEEDS_ID = ("request", "analyse", "state", "setoption")
 
-    def send(self, message: dict) -> bool:
-        with self._lock:
-            if self.done:
-                return False
-            self.done = True
-        self._write(message)
-        return True
+
+@dataclass
+class _Parsed:
+    """One driver message, its fields checked by type (the values themselves,
+    a position say, are read by the worker).  Nothing of the server's own
+    state lives here: an unknown field of the message is simply not copied."""
+
+    kind: str
+    id: Any
+    received: float
+    position: str | None = None
+    view: str | None = None
+    moves: list[str] | None = None
+    stock: list[str | None] | None = None
+    legal: list[str] | None = None
+    seat: int | None = None
+    budget: float | None = None
+    name: str | None = None
+    value: Any = None
+    outcome: Any = None
 
 
 @dataclass
 class _Job:
-    kind: str
-    message: dict
-    id: int | None
-    received: float
-    reply: _Reply | None = None
+    """The server's state of one message in flight: its place in the order of
+    answers, whether it has been answered, and the fallback move."""
+
+    request: _Parsed
+    seq: int
+    deadline: float | None = None
+    answered: bool = False
+    started: bool = False
+    fallback: Move | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-_QUIT = object()
-_END = object()
+def _shown(value: Any) -> str:
+    """A value as the driver wrote it (JSON), cut short."""
+    try:
+        return json.dumps(value)[:40]
+    except (TypeError, ValueError):
+        return repr(value)[:40]
+
+
+def _echo_id(message: dict) -> Any:
+    """The id to put on an error reply: the one given when it is a JSON scalar
+    a reader can compare, else None."""
+    value = message.get("id")
+    if isinstance(value, bool) or value is None:
+        return value if isinstance(value, bool) else None
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return value
+    if isinstance(value, str) and len(value) <= wire.MAX_ID_LENGTH:
+        return value
+    return None
+
+
+def _parse(message: dict, received: float) -> _Parsed:
+    """The typed form of a message (raises :class:`MessageError`)."""
+    kind = message["type"]
+    id = wire.validate_id(message, required=False)
+    parsed = _Parsed(kind, id, received)
+    if kind in ("request", "analyse", "state"):
+        has_position = "position" in message
+        has_view = "view" in message
+        if has_position and has_view:
+            raise MessageError(f"{kind}: give a view or a position, not both: "
+                               "\"view\" and \"position\"", id)
+        if has_position:
+            position = message["position"]
+            if not isinstance(position, str) or len(position) > 4096:
+                raise MessageError(f"{kind}: \"position\" must be a position string: "
+                                   f"{_shown(position)}", id)
+            parsed.position = position
+        elif has_view:
+            view = message["view"]
+            if not isinstance(view, str) or len(view) > 4096:
+                raise MessageError(f"{kind}: \"view\" must be a view string: "
+                                   f"{_shown(view)}", id)
+            parsed.view = view
+        else:
+            raise MessageError(f"{kind}: missing \"view\" or \"position\": none given", id)
+        parsed.moves = wire.validate_moves(message, "moves", id)
+        if "stock" in message:
+            stock = message["stock"]
+            if not isinstance(stock, list) or len(stock) > wire.MAX_LIST or not all(
+                    c is None or (isinstance(c, str) and len(c) <= 8) for c in stock):
+                raise MessageError(f"{kind}: \"stock\" must be a list of card codes or null: "
+                                   f"{_shown(stock)}", id)
+            parsed.stock = stock
+        parsed.legal = wire.validate_moves(message, "legal", id)
+        if "seat" in message and message["seat"] is not None:
+            seat = message["seat"]
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 8:
+                raise MessageError(f"{kind}: \"seat\" must be a seat number: "
+                                   f"{_shown(seat)}", id)
+            parsed.seat = seat
+        if kind != "state":
+            parsed.budget = time_budget_ms(message, id)
+    elif kind == "setoption":
+        name = message.get("name")
+        if not isinstance(name, str) or len(name) > 64:
+            raise MessageError(f"setoption: \"name\" must be an option name: "
+                               f"{_shown(name)}", id)
+        if "value" not in message:
+            raise MessageError(f"setoption: missing \"value\": option {name}", id)
+        parsed.name, parsed.value = name, message["value"]
+    elif kind in ("newhand", "end"):
+        view = message.get("view")
+        if not isinstance(view, str) or len(view) > 4096:
+            raise MessageError(f"{kind}: \"view\" must be a view string: "
+                               f"{_shown(view)}", id)
+        parsed.view = view
+        parsed.outcome = message.get("outcome")
+    return parsed
+
+
+class _Outbox:
+    """Answers written in the order their messages were read: a finished
+    answer waits (as its encoded line) until every earlier one is written."""
+
+    def __init__(self, write_line: Callable[[str], None]):
+        self._write_line = write_line
+        self._lock = threading.Lock()
+        self._next = 0
+        self._issued = 0
+        self._waiting: dict[int, str | None] = {}
+
+    def reserve(self) -> int:
+        with self._lock:
+            seq = self._issued
+            self._issued += 1
+            return seq
+
+    def at_once(self, message: dict) -> None:
+        """A line out of turn (``readyok``, ``ready``)."""
+        line = wire.encode(message)
+        with self._lock:
+            self._write_line(line)
+
+    def is_next(self, seq: int) -> bool:
+        with self._lock:
+            return seq == self._next
+
+    def progress(self, seq: int, message: dict) -> None:
+        """An ``info`` line of answer ``seq``: written when it is next, else dropped."""
+        line = wire.encode(message)
+        with self._lock:
+            if seq == self._next:
+                self._write_line(line)
+
+    def finish(self, seq: int, message: dict | None) -> None:
+        """Answer ``seq`` (None: the message gets no answer)."""
+        line = None if message is None else wire.encode(message)
+        with self._lock:
+            self._waiting[seq] = line
+            while self._next in self._waiting:
+                out = self._waiting.pop(self._next)
+                self._next += 1
+                if out is not None:
+                    self._write_line(out)
 
 
 class _Server:
     def __init__(self, backend: EngineBackend, write_line: Callable[[str], None],
-                 log: Callable[[str], None]):
+                 log: Callable[[str], None], max_queue: int = MAX_QUEUE):
         self.backend = backend
-        self._write_line = write_line
-        self._write_lock = threading.Lock()
+        self.out = _Outbox(write_line)
         self.log = log
         self.version = wire.PROTOCOL_V1
-        self.jobs: queue.Queue = queue.Queue()
+        self.jobs: queue.Queue = queue.Queue(maxsize=max_queue)
         self.current: _Job | None = None
         self.current_lock = threading.Lock()
+        self.in_flight: set = set()
+        self.in_flight_lock = threading.Lock()
         self.moves = 0
-        self.quitting = False
+        # one thread keeps every deadline (a heap), never one thread per request
+        self.deadlines: list[tuple[float, int, _Job]] = []
+        self.deadline_cv = threading.Condition()
+        self.closing = False
 
-    # ---- output
-    def write(self, message: dict) -> None:
-        line = wire.encode(message)
-        with self._write_lock:
-            self._write_line(line)
+    # ---- answers
+    def _error(self, id: Any, text: str) -> dict:
+        if self.version == wire.PROTOCOL_V1 and id is None:
+            return {"type": "error", "message": " ".join(text.split())[:500]}
+        return wire.error_message(id, text)
 
-    def error(self, id: int | None, text: str, kind: str | None = None) -> None:
-        """An error reply, only ever to a request with an id (version 1: also
-        to a request without one, as version 1 did, so that its driver never
-        waits for nothing)."""
+    def _release(self, job: _Job) -> None:
+        id = job.request.id
         if id is not None:
-            self.write(wire.error_message(id, text))
-        elif self.version == wire.PROTOCOL_V1 and kind in (None, "request"):
-            self.write({"type": "error", "message": " ".join(text.split())[:500]})
-        else:
-            self.log(f"ignored: {text}")
+            with self.in_flight_lock:
+                self.in_flight.discard(id)
 
-    def early_error(self, id: int | None, text: str, kind: str | None = None) -> None:
-        """An error found while reading: version 2 answers it at once;
-        version 1 in turn with the answers before it (it has no ids)."""
-        if self.version == wire.PROTOCOL_V1:
-            self.jobs.put(_Job("error", {"text": text, "kind": kind}, id, time.monotonic()))
-        else:
-            self.error(id, text, kind)
+    def answer(self, job: _Job, message: dict | None) -> bool:
+        """Answer ``job`` once (the worker or the deadline, whichever is first)."""
+        with job.lock:
+            if job.answered:
+                return False
+            job.answered = True
+        self._release(job)
+        self.out.finish(job.seq, message)
+        return True
 
     # ---- reading
     def dispatch(self, line: str | TooLong) -> bool:
         """Handle one line; False at quit."""
         if isinstance(line, str) and not line.strip():
             return True
+        received = time.monotonic()
         try:
             message = wire.decode(line)
         except MessageError as exc:
-            self.early_error(exc.id, f"bad message: {exc}")
+            self._early(exc.id, f"message: {exc}")
             return True
         kind = message["type"]
-        try:
-            id = wire.validate_id(message, required=False)
-        except MessageError as exc:
-            self.early_error(None, str(exc), kind)
-            return True
-        received = time.monotonic()
         if kind == "quit":
             return False
-        if kind == "isready":
-            # at once while a search runs with nothing queued behind it (liveness);
-            # else after what came before it (so that an error of an earlier
-            # setoption or request comes first)
-            with self.current_lock:
-                searching = self.current is not None and self.current.kind in (
-                    "request", "analyse")
-            if searching and self.jobs.empty():
-                self.write(self._readyok(id))
-            else:
-                self.jobs.put(_Job("isready", message, id, received))
-        elif kind == "stop":
+        if kind == "stop":
             with self.current_lock:
                 running = self.current
-            if running is not None and running.kind in ("request", "analyse"):
+            if running is not None and running.request.kind in ("request", "analyse"):
                 self.backend.stop()
-        elif kind == "hello":
+            return True
+        if kind == "isready":
+            # at once, ahead of the queue: a liveness check
             try:
-                self.version = wire.choose_protocol(message.get("protocol"))
+                id = wire.validate_id(message, required=False)
             except MessageError as exc:
-                self.early_error(id, str(exc), kind)
+                self._early(_echo_id(message), str(exc))
                 return True
-            reply: dict[str, Any] = {
-                     "type": "ready", "name": self.backend.name, "protocol": self.version,
-                     "engine": engine_name(), "features": list(self.backend.features()),
-                     "options": [o.as_dict() for o in self.backend.options()]}
+            reply: dict = {"type": "readyok"}
             if id is not None:
                 reply["id"] = id
-            self.write(reply)
-        elif kind in ("request", "analyse", "setoption", "newhand", "end"):
-            job = _Job(kind, message, id, received)
-            if kind in ("request", "analyse"):
-                job.reply = _Reply(self.write)
-                self._arm_deadline(job)
-            self.jobs.put(job)
-        else:
-            self.early_error(id, f"unknown message type {kind[:40]!r}", kind)
+            self.out.at_once(reply)
+            return True
+        if kind == "hello":
+            self._hello(message)
+            return True
+        if kind not in _QUEUED:
+            self._early(_echo_id(message), f"message: unknown type: {kind[:40]!r}")
+            return True
+        if self.jobs.full():
+            # a flood: refuse it at the cost of reading the id alone
+            self._early(_echo_id(message), f"busy: more requests wait than the queue holds: "
+                                           f"{self.jobs.maxsize}")
+            return True
+        try:
+            if self.version == wire.PROTOCOL_V2 and kind in _NEEDS_ID and "id" not in message:
+                raise MessageError(f"{kind}: missing \"id\": version 2 needs one on every "
+                                   "request")
+            parsed = _parse(message, received)
+        except MessageError as exc:
+            self._early(_echo_id(message), str(exc))
+            return True
+        if parsed.id is not None:
+            with self.in_flight_lock:
+                duplicate = parsed.id in self.in_flight
+                if not duplicate:
+                    self.in_flight.add(parsed.id)
+            if duplicate:
+                self._early(parsed.id, f"{kind}: the id is already in flight: "
+                                       f"{str(parsed.id)[:40]}", release=False)
+                return True
+        job = _Job(parsed, self.out.reserve())
+        try:
+            self.jobs.put_nowait(job)
+        except queue.Full:
+            self.answer(job, self._error(parsed.id, f"busy: more requests wait than the "
+                                                    f"queue holds: {self.jobs.maxsize}"))
+            return True
+        if parsed.budget is not None and kind == "request":
+            job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
+                                          - OVERHEAD_MS) / 1000
+            with self.deadline_cv:
+                heapq.heappush(self.deadlines, (job.deadline, job.seq, job))
+                self.deadline_cv.notify()
         return True
 
-    def _arm_deadline(self, job: _Job) -> None:
-        """A request with a time limit gets a timer: at the deadline the
-        fallback move is answered unless the search answered already."""
+    def _early(self, id: Any, text: str, release: bool = True) -> None:
+        """An error found while reading, answered in its turn."""
+        seq = self.out.reserve()
+        if id is None and self.version == wire.PROTOCOL_V2:
+            self.log(f"no id: {text}")
+        self.out.finish(seq, self._error(id, text))
+
+    def _hello(self, message: dict) -> None:
+        id = _echo_id(message)
         try:
-            budget = time_budget_ms(job.message, job.id)
-        except MessageError:
-            return  # reported when the job runs
-        if budget is None or job.kind != "request":
+            self.version = wire.choose_protocol(message.get("protocol"))
+        except MessageError as exc:
+            self._early(id, str(exc))
             return
-        delay = max(0.0, budget * DEADLINE_SHARE / 1000 - (time.monotonic() - job.received))
-        timer = threading.Timer(delay, self._overrun, args=(job,))
-        timer.daemon = True
-        job.message = dict(job.message, _timer=timer)
-        timer.start()
+        reply: dict[str, Any] = {
+            "type": "ready", "name": self.backend.name, "protocol": self.version,
+            "engine": engine_name(), "features": list(self.backend.features()),
+            "options": [o.as_dict() for o in self.backend.options()]}
+        if id is not None:
+            reply["id"] = id
+        self.out.finish(self.out.reserve(), reply)
+
+    # ---- deadlines
+    def keep_deadlines(self) -> None:
+        while True:
+            with self.deadline_cv:
+                while not self.closing and (
+                        not self.deadlines or self.deadlines[0][0] > time.monotonic()):
+                    wait = None if not self.deadlines else \
+                        max(0.0, self.deadlines[0][0] - time.monotonic())
+                    self.deadline_cv.wait(wait)
+                if self.closing:
+                    return
+                _, _, job = heapq.heappop(self.deadlines)
+            if not job.answered:
+                self._overrun(job)
 
     def _overrun(self, job: _Job) -> None:
-        if job.reply is None or job.reply.done:
-            return
-        fallback = job.message.get("_fallback")
-        if fallback is None:
-            return  # the position is not read yet: the search answers (late) itself
-        self.backend.stop()
-        if job.reply.send(self._move_reply(job, fallback, {"fallback": True})):
+        with self.current_lock:
+            running = self.current is job
+        if running:
+            fallback = job.fallback
+            if fallback is None:
+                return  # the position is not read yet: the search answers (late) itself
+            self.backend.stop()
+        else:
+            try:  # still queued: read its view here, so that it is answered in time
+                view, legal = self._view(job.request)
+                fallback = self.backend.fallback(view, legal)
+            except Exception:
+                return  # the worker reports the error in turn
+        if self.answer(job, self._move_reply(job, fallback, {"fallback": True})):
+            self.moves += 1
             self.log(f"out of time: answered the fallback move {fallback}")
 
     # ---- the worker
@@ -331,162 +522,155 @@ class _Server:
             job = self.jobs.get()
             if job is _QUIT or job is _END:
                 return
+            if job.answered:
+                continue
             with self.current_lock:
                 self.current = job
             try:
                 self.run(job)
             except (GoStopError, ValueError, KeyError, TypeError) as exc:
-                detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-                self._fail(job, f"{job.kind}: {detail}")
+                self.answer(job, self._error(job.request.id, _error_text(job.request.kind, exc)))
             except Exception as exc:  # never let the worker die: report and go on
-                self._fail(job, f"{job.kind}: internal error: {type(exc).__name__}: {exc}")
+                self.answer(job, self._error(job.request.id, f"{job.request.kind}: internal "
+                                             f"error: {type(exc).__name__}: {exc}"))
             finally:
-                timer = job.message.get("_timer")
-                if timer is not None:
-                    timer.cancel()
                 with self.current_lock:
                     self.current = None
 
-    def _fail(self, job: _Job, text: str) -> None:
-        if job.reply is not None:
-            if job.reply.done:
-                return
-            job.reply.done = True
-        self.error(job.id, text, job.kind)
-
-    def _view(self, job: _Job) -> tuple[PlayerView, list[Move]]:
-        message = job.message
-        if "position" in message:
-            position = message["position"]
-            if not isinstance(position, str) or len(position) > 4096:
-                raise MessageError(f"{job.kind}: \"position\" must be a position string", job.id)
-            moves = wire.validate_moves(message, "moves", job.id) or []
-            view = replay_position(position, moves)
+    def _view(self, request: _Parsed) -> tuple[PlayerView, list[Move]]:
+        moves = request.moves or []
+        if request.position is not None:
+            view = replay_position(request.position, moves)
+        elif moves or request.stock:
+            view = replay_view(request.view, moves, request.stock or [])
         else:
-            text = message.get("view")
-            if not isinstance(text, str):
-                raise MessageError(f"{job.kind}: missing \"view\" (or \"position\")", job.id)
-            moves = wire.validate_moves(message, "moves", job.id) or []
-            if moves:
-                stock = message.get("stock", [])
-                if not isinstance(stock, list) or len(stock) > wire.MAX_LIST or not all(
-                        c is None or (isinstance(c, str) and len(c) <= 8) for c in stock):
-                    raise MessageError(f"{job.kind}: \"stock\" must be a list of card codes "
-                                       "(or null)", job.id)
-                view = replay_view(text, moves, stock)
-            else:
-                view = PlayerView.from_str(text)
+            view = PlayerView.from_str(request.view)
         legal = legal_moves_of_view(view)
-        given = wire.validate_moves(message, "legal", job.id)
-        if given is not None:
-            moves_given = [Move.from_str(m) for m in given]
-            if set(moves_given) != set(legal) or len(moves_given) != len(legal):
+        if request.legal is not None:
+            given = [Move.from_str(m) for m in request.legal]
+            if set(given) != set(legal) or len(given) != len(legal):
                 raise MessageError(
-                    f"{job.kind}: the legal moves given ({' '.join(given)[:200]}) are not the "
-                    f"legal moves of the view ({' '.join(map(str, legal))})", job.id)
+                    f"{request.kind}: the legal moves given are not the view's "
+                    f"({' '.join(map(str, legal))}): {' '.join(request.legal)[:200]}", request.id)
         return view, legal
 
-    @staticmethod
-    def _readyok(id: int | None) -> dict:
-        reply: dict = {"type": "readyok"}
-        if id is not None:
-            reply["id"] = id
-        return reply
-
     def _move_reply(self, job: _Job, move: Move, extra: dict | None = None) -> dict:
-        if job.id is None:  # version 1
+        if job.request.id is None:  # version 1
             return {"move": str(move)}
-        reply = {"type": "move", "id": job.id, "move": str(move)}
+        reply = {"type": "move", "id": job.request.id, "move": str(move)}
         if extra:
             reply.update(extra)
         return reply
 
     def run(self, job: _Job) -> None:
-        message = job.message
-        if job.kind == "error":
-            self.error(job.id, message["text"], message["kind"])
+        request = job.request
+        kind = request.kind
+        if kind == "setoption":
+            value = self.backend.set_option(request.name, request.value)
+            self.answer(job, None if request.id is None else {
+                "type": "option", "id": request.id, "name": request.name, "value": value})
             return
-        if job.kind == "isready":
-            self.write(self._readyok(job.id))
-            return
-        if job.kind == "setoption":
-            name = message.get("name")
-            if not isinstance(name, str):
-                raise MessageError("setoption: missing \"name\"", job.id)
-            if "value" not in message:
-                raise MessageError("setoption: missing \"value\"", job.id)
-            self.backend.set_option(name, message["value"])
-            return
-        if job.kind in ("newhand", "end"):
-            text = message.get("view")
-            if not isinstance(text, str):
-                raise MessageError(f"{job.kind}: missing \"view\"", job.id)
-            view = PlayerView.from_str(text)
-            if job.kind == "newhand":
+        if kind in ("newhand", "end"):
+            view = PlayerView.from_str(request.view)
+            if kind == "newhand":
                 self.backend.new_hand(view)
             else:
-                self.backend.end_hand(view, outcome_from_dict(message.get("outcome")))
+                self.backend.end_hand(view, outcome_from_dict(request.outcome))
+            self.answer(job, None)
+            return
+        if kind == "state":
+            self.answer(job, self._state(request))
             return
         # request, analyse
-        if job.kind == "analyse" and "analyse" not in self.backend.features():
-            raise MessageError(f"analyse: {self.backend.name} does not analyse (it announces "
-                               "no analyse feature)", job.id)
-        budget = time_budget_ms(message, job.id)
-        view, legal = self._view(job)
-        assert job.reply is not None
-        fallback = self.backend.fallback(view, legal) if budget is not None else legal[0]
-        message["_fallback"] = fallback
+        if kind == "analyse" and "analyse" not in self.backend.features():
+            raise MessageError(f"analyse: the engine does not analyse: {self.backend.name}",
+                               request.id)
+        view, legal = self._view(request)
+        budget = request.budget
+        if budget is not None:
+            job.fallback = self.backend.fallback(view, legal)
         self.backend.clear_stop()
         if budget is not None:
-            elapsed = (time.monotonic() - job.received) * 1000
-            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - elapsed)
+            elapsed = (time.monotonic() - request.received) * 1000
+            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - OVERHEAD_MS - elapsed)
         else:
             search_ms = None
         started = time.monotonic()
         info = None
-        reply = job.reply
-        if job.kind == "analyse":
+        if kind == "analyse":
             def info(report: dict) -> None:
-                if not reply.done:
-                    self.write(dict({"type": "info", "id": job.id}, **report))
-        if len(legal) == 1 and job.kind == "request":
+                if not job.answered:
+                    self.out.progress(job.seq, dict({"type": "info", "id": request.id}, **report))
+        if len(legal) == 1 and kind == "request":
             result = SearchResult(legal[0])
         else:
             result = self.backend.search(view, legal, search_ms, info)
         spent = int(round((time.monotonic() - started) * 1000))
         if result.move not in legal:
-            raise MessageError(f"{job.kind}: the bot chose {result.move}, which is not legal",
-                               job.id)
-        if job.kind == "request":
-            if job.reply.send(self._move_reply(job, result.move)):
+            raise MessageError(f"{kind}: the bot chose a move that is not legal: "
+                               f"{result.move}", request.id)
+        if kind == "request":
+            if self.answer(job, self._move_reply(job, result.move)):
                 self.moves += 1
         else:
-            job.reply.send({"type": "analysis", "id": job.id, "move": str(result.move),
-                            "moves": [r.as_dict() for r in result.ranked],
-                            "nodes": result.nodes, "samples": result.samples,
-                            "time_ms": spent, "stopped": result.stopped,
-                            "line": list(result.ranked[0].line) if result.ranked else
-                            [str(result.move)]})
+            self.answer(job, {"type": "analysis", "id": request.id, "move": str(result.move),
+                              "moves": [r.as_dict() for r in result.ranked],
+                              "nodes": result.nodes, "samples": result.samples,
+                              "time_ms": spent, "stopped": result.stopped,
+                              "line": list(result.ranked[0].line) if result.ranked else
+                              [str(result.move)]})
+
+    def _state(self, request: _Parsed) -> dict:
+        moves = request.moves or []
+        if request.position is not None:
+            state = state_of_position(request.position, moves, request.seat)
+        else:
+            state = state_of_view(request.view, moves, request.stock or [], request.seat)
+        outcome = state.outcome
+        return {"type": "state", "id": request.id, "to_move": state.to_move,
+                "phase": state.phase, "legal": [str(m) for m in state.legal],
+                "over": state.over,
+                "outcome": None if outcome is None else {
+                    "winner": outcome.winner, "points": outcome.points,
+                    "scores": list(outcome.scores), "chips": list(outcome.chips),
+                    "reason": outcome.reason},
+                "view": str(state.view), "stock": state.stock}
+
+
+def _error_text(kind: str, exc: Exception) -> str:
+    """``kind: what was wrong: the value`` for an error raised while serving,
+    its kind said once even when the text already starts with it."""
+    if isinstance(exc, KeyError):
+        return f"{kind}: missing field: {exc}"
+    text = str(exc)
+    if text.startswith(f"{kind}: "):
+        return text
+    return f"{kind}: {text}"
 
 
 def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
           write: Callable[[str], None], name: str | None = None,
-          log: Callable[[str], None] | None = None) -> int:
+          log: Callable[[str], None] | None = None, max_queue: int = MAX_QUEUE) -> int:
     """Answer protocol messages (``lines``: strings or
     :class:`~gostop_core.protocol.wire.TooLong` markers, e.g. a
     :class:`~gostop_core.protocol.wire.LineReader`) with ``backend`` (an
     :class:`EngineBackend`, or any bot object, wrapped in a
     :class:`BotBackend`).  ``write`` writes one line and flushes; ``log``
-    gets a line for each message ignored.  Returns at ``quit`` (the running
-    search is stopped) or at the end of input (after the searches asked for);
-    returns the number of moves answered."""
+    gets a line for each message ignored.  One worker thread serves the
+    messages in turn (at most ``max_queue`` wait), one more keeps the
+    deadlines.  Returns at ``quit`` (the running search is stopped) or at the
+    end of input (after the searches asked for); returns the number of moves
+    answered."""
     if not isinstance(backend, EngineBackend):
         backend = BotBackend(backend, name or "gostop")
     elif name is not None:
         backend.name = name
-    server = _Server(backend, write, log or (lambda text: None))
+    server = _Server(backend, write, log or (lambda text: None), max_queue)
     worker = threading.Thread(target=server.work, name="engine-search", daemon=True)
+    keeper = threading.Thread(target=server.keep_deadlines, name="engine-deadlines",
+                              daemon=True)
     worker.start()
+    keeper.start()
     input_ended = False
     interrupted = True
     try:
@@ -506,4 +690,8 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
         server.jobs.put(_QUIT if not input_ended else _END)
         # interrupted (Ctrl-C): wait a moment only, the worker is a daemon thread
         worker.join(timeout=2.0 if interrupted else None)
+        with server.deadline_cv:
+            server.closing = True
+            server.deadline_cv.notify()
+        keeper.join(timeout=2.0)
     return server.moves

@@ -21,7 +21,7 @@ hostile line costs at most :data:`MAX_LINE` bytes of memory and never a
 >>> decode('[' * 100 + ']' * 100)  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
-MessageError: the line nests arrays and objects deeper than 16 levels
+MessageError: message: the line nests arrays and objects too deep: more than 16 levels
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ from gostop_core.errors import BotProtocolError
 
 __all__ = [
     "PROTOCOL_V1", "PROTOCOL_V2", "PROTOCOLS", "MAX_LINE", "MAX_NESTING", "MAX_LIST",
-    "MAX_ID", "MAX_TIME_MS", "MessageError", "TooLong", "LineReader", "check_nesting",
+    "MAX_ID", "MAX_ID_LENGTH", "MAX_TIME_MS", "MessageError", "TooLong", "LineReader", "check_nesting",
     "decode", "encode", "stream_lines", "reader_of", "error_message", "peek_id", "validate_id", "validate_time",
-    "validate_moves", "choose_protocol", "Option", "OPTION_TYPES",
+    "validate_moves", "choose_protocol", "Option", "OPTION_TYPES", "engine_name",
 ]
 
 #: The first version: requests carry the legal moves, answers carry no id.
@@ -58,8 +58,16 @@ MAX_NESTING = 16
 MAX_LIST = 512
 #: Request ids are whole numbers 0 .. MAX_ID (exact in every JSON reader).
 MAX_ID = 2 ** 53 - 1
+#: The longest string id.
+MAX_ID_LENGTH = 64
 #: The longest time or clock a message may name, in milliseconds (one day).
 MAX_TIME_MS = 86_400_000
+
+
+def engine_name() -> str:
+    """``gostop VERSION``: how gostop names itself in ``hello`` and ``ready``."""
+    from gostop_core import __version__
+    return f"gostop {__version__}"
 
 
 class MessageError(BotProtocolError, ValueError):
@@ -214,8 +222,8 @@ def check_nesting(text: str, limit: int = MAX_NESTING) -> None:
         elif ch in "[{":
             depth += 1
             if depth > limit:
-                raise MessageError(f"the line nests arrays and objects deeper than {limit} "
-                                   "levels", peek_id(text))
+                raise MessageError(f"the line nests arrays and objects too deep: more "
+                                   f"than {limit} levels", peek_id(text))
         elif ch in "]}":
             depth -= 1
 
@@ -229,9 +237,9 @@ def decode(line: str | TooLong, require_type: bool = True) -> dict:
     (``require_type=False``: or no ``type``, as version 1's ``{"move": ...}``).
     Raises :class:`MessageError` (with the request id when one can be read)."""
     if isinstance(line, TooLong):
-        raise MessageError(f"the line is longer than {MAX_LINE} bytes", peek_id(line.head))
+        raise MessageError(f"the line is too long: more than {MAX_LINE} bytes", peek_id(line.head))
     if len(line) > MAX_LINE:  # a str from elsewhere than a LineReader
-        raise MessageError(f"the line is longer than {MAX_LINE} bytes", peek_id(line[:4096]))
+        raise MessageError(f"the line is too long: more than {MAX_LINE} bytes", peek_id(line[:4096]))
     text = line.strip()
     check_nesting(text)
     try:
@@ -242,7 +250,8 @@ def decode(line: str | TooLong, require_type: bool = True) -> dict:
         raise MessageError(f"not a JSON object: {text[:60]!r}")
     kind = message.get("type")
     if not isinstance(kind, str) and (require_type or "type" in message):
-        raise MessageError("the message has no \"type\"", _id_or_none(message))
+        raise MessageError(f"the message has no string \"type\": "
+                           f"{json.dumps(kind)[:40]}", _id_or_none(message))
     return message
 
 
@@ -263,16 +272,21 @@ def error_message(id: int | None, text: str) -> dict:
     return {"type": "error", "id": id, "message": " ".join(str(text).split())[:500]}
 
 
-def validate_id(message: dict, required: bool = True) -> int | None:
-    """The message's ``id``: a whole number 0 .. :data:`MAX_ID`."""
+def validate_id(message: dict, required: bool = True) -> int | str | None:
+    """The message's ``id``: a whole number 0 .. :data:`MAX_ID` or a string of
+    1 .. :data:`MAX_ID_LENGTH` characters (never a boolean, a fraction or
+    null)."""
+    kind = str(message.get("type"))[:40]
     if "id" not in message:
         if required:
-            raise MessageError(f"{message.get('type')}: missing \"id\"")
+            raise MessageError(f"{kind}: missing \"id\": none given")
         return None
     value = message["id"]
+    if isinstance(value, str) and 1 <= len(value) <= MAX_ID_LENGTH:
+        return value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        raise MessageError(f"{message.get('type')}: \"id\" must be a whole number "
-                           f"0..{MAX_ID}, got {str(value)[:40]!r}")
+        raise MessageError(f"{kind}: \"id\" must be a whole number 0..{MAX_ID} or a string of "
+                           f"1..{MAX_ID_LENGTH} characters: {json.dumps(value)[:40]}")
     return value
 
 
@@ -284,7 +298,7 @@ def validate_time(message: dict, key: str, id: int | None = None) -> float | Non
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not math.isfinite(value) or not 0 <= value <= MAX_TIME_MS:
         raise MessageError(f"{message.get('type')}: {key!r} must be milliseconds "
-                           f"0..{MAX_TIME_MS}, got {str(value)[:40]!r}", id)
+                           f"0..{MAX_TIME_MS}: {json.dumps(value)[:40]}", id)
     return float(value)
 
 
@@ -295,18 +309,18 @@ def validate_moves(message: dict, key: str, id: int | None = None,
     entries are looked at)."""
     if key not in message or message[key] is None:
         if required:
-            raise MessageError(f"{message.get('type')}: missing {key!r}", id)
+            raise MessageError(f"{message.get('type')}: missing {key!r}: none given", id)
         return None
     value = message[key]
     if not isinstance(value, list):
-        raise MessageError(f"{message.get('type')}: {key!r} must be a list", id)
+        raise MessageError(f"{message.get('type')}: {key!r} must be a list: {json.dumps(value)[:40]}", id)
     if len(value) > MAX_LIST:
-        raise MessageError(f"{message.get('type')}: {key!r} has {len(value)} entries, "
-                           f"more than {MAX_LIST}", id)
+        raise MessageError(f"{message.get('type')}: {key!r} has more than {MAX_LIST} "
+                           f"entries: {len(value)}", id)
     for entry in value:
         if not isinstance(entry, str) or len(entry) > 32:
             raise MessageError(f"{message.get('type')}: every entry of {key!r} must be a "
-                               f"move string, got {str(entry)[:40]!r}", id)
+                               f"move string: {json.dumps(entry)[:40]}", id)
     return value
 
 
@@ -319,11 +333,12 @@ def choose_protocol(offered: Any) -> str:
         return PROTOCOL_V1 if offered in (None, PROTOCOL_V1) or offered not in PROTOCOLS \
             else offered
     if not isinstance(offered, list) or len(offered) > MAX_LIST:
-        raise MessageError("hello: \"protocol\" must be a list of version names")
+        raise MessageError(f"hello: \"protocol\" must be a list of version names: "
+                           f"{json.dumps(offered)[:40]}")
     known = [p for p in PROTOCOLS if p in offered]
     if not known:
-        raise MessageError(f"hello: none of the protocols offered is known (this engine "
-                           f"speaks {', '.join(PROTOCOLS)})")
+        raise MessageError(f"hello: no protocol offered is known (this engine speaks "
+                           f"{', '.join(PROTOCOLS)}): {json.dumps(offered)[:80]}")
     return known[-1]
 
 
@@ -362,36 +377,49 @@ class Option:
         return cls(data["name"][:64], data["type"], data.get("default"), data.get("min"),
                    data.get("max"), tuple(str(c) for c in choices))
 
-    def parse(self, value: Any) -> Any:
-        """``value`` checked against the option (a ``setoption`` value, which
-        may also be given as a string); raises :class:`MessageError`."""
+    def parse(self, value: Any, strict: bool = False) -> Any:
+        """``value`` checked against the option: a number for ``spin`` and
+        ``float`` (a whole one for ``spin``), a boolean for ``check``, one of
+        the choices for ``combo``; raises :class:`MessageError`.  A driver's
+        ``setoption`` is read with ``strict``; else a string (from a command
+        line) is converted first."""
+        if not strict and isinstance(value, str) and self.type != "combo":
+            text = value.strip()
+            if self.type == "check" and text in ("true", "false"):
+                value = text == "true"
+            elif self.type != "check":
+                try:
+                    value = float(text)
+                except ValueError:
+                    pass
+        shown = json.dumps(value)[:40] if _jsonable(value) else repr(value)[:40]
         if self.type == "check":
             if isinstance(value, bool):
                 return value
-            if value in ("true", "false"):
-                return value == "true"
-            raise MessageError(f"setoption: {self.name} is true or false, got {value!r}")
+            raise MessageError(f"setoption: {self.name} takes true or false: {shown}")
         if self.type == "combo":
             if isinstance(value, str) and value in self.choices:
                 return value
-            raise MessageError(f"setoption: {self.name} is one of {', '.join(self.choices)}, "
-                               f"got {str(value)[:40]!r}")
-        number: float
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            number = float(value) if isinstance(value, (int, float, str)) else math.nan
-        except ValueError:
-            number = math.nan
-        if not math.isfinite(number) or (self.type == "spin" and number != int(number)):
-            raise MessageError(f"setoption: {self.name} needs a "
-                               f"{'whole ' if self.type == 'spin' else ''}number, "
-                               f"got {str(value)[:40]!r}")
-        if (self.min is not None and number < self.min) or \
-                (self.max is not None and number > self.max):
-            raise MessageError(f"setoption: {self.name} must be {self.min:g}..{self.max:g}, "
-                               f"got {number:g}")
-        return int(number) if self.type == "spin" else number
+            raise MessageError(f"setoption: {self.name} takes one of "
+                               f"{', '.join(self.choices)}: {shown}")
+        whole = self.type == "spin"
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or (whole and value != int(value)):
+            raise MessageError(f"setoption: {self.name} takes a "
+                               f"{'whole ' if whole else ''}number: {shown}")
+        if (self.min is not None and value < self.min) or \
+                (self.max is not None and value > self.max):
+            raise MessageError(f"setoption: {self.name} takes {self.min!r}..{self.max!r}: "
+                               f"{shown}")
+        return int(value) if whole else float(value)
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 #: The kinds of :class:`Option`.

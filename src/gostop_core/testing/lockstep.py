@@ -48,7 +48,7 @@ def reference_game(game: Game) -> ReferenceGame:
                                  game.stake_doublings)
         except ReferenceGameError as exc:
             raise EngineDisagreement(f"the reference engine cannot deal this hand: {exc}") from None
-    return ReferenceGame.from_fields(game.rules, game._core.to_fields())
+    return ReferenceGame.from_fields(game.rules, game.core_state.to_fields())
 
 
 def _event_key(e: Event) -> tuple:
@@ -91,7 +91,7 @@ class Lockstep:
         raise EngineDisagreement(f"the core and the reference engine disagree {where}: {what}")
 
     def _check_state(self, where: str) -> None:
-        a, b = self.game._core.to_fields(), self.reference.to_fields()
+        a, b = self.game.core_state.to_fields(), self.reference.to_fields()
         if a != b:
             self._fail(where, f"state differs ({_differences(a, b)})")
 
