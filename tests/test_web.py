@@ -27,7 +27,7 @@ from gostop_core import Game, read_records, svg  # noqa: E402
 from gostop_core.cards import CARD_CODES  # noqa: E402
 from gostop_core.bots.external import live_bot_pids  # noqa: E402
 from gostop_core.rules import Rules, preset_names  # noqa: E402
-from gostop_cli.analysis import hint_moves  # noqa: E402
+from gostop_core.bots.analysis import hint_moves  # noqa: E402
 from gostop_cli.main import cli  # noqa: E402
 from gostop_web import ReplayLibrary, create_app  # noqa: E402
 from gostop_web.app import MAX_MESSAGE_BYTES, RATE_BURST  # noqa: E402

@@ -25,7 +25,7 @@ uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web ext
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="browser tests need playwright (pip install playwright)")
 
-from gostop_cli.analysis import hint_moves  # noqa: E402
+from gostop_core.bots.analysis import hint_moves  # noqa: E402
 from gostop_core import Game  # noqa: E402
 from gostop_core.bots import make_bot, play_game  # noqa: E402
 from gostop_core.records import record_from_game  # noqa: E402

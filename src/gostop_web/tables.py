@@ -28,6 +28,7 @@ from typing import Any, Callable, Protocol
 
 from gostop_core import GoStopError, Game, Match, Move, Rules
 from gostop_core.bots import Bot, GreedyBot, make_bot
+from gostop_core.bots.analysis import payout_unit
 from gostop_core.records import Seat, record_from_game
 from gostop_web.state import korean_names, outcome_state, public_events, view_state
 
@@ -389,9 +390,8 @@ class Table:
             task = self._hints[key] = asyncio.ensure_future(
                 asyncio.get_running_loop().run_in_executor(self.executor, hint, view))
         ranked = await asyncio.shield(task)
-        from_unit = {1: "chips", 2: "balance"}.get(self.rules.payment, "points")
         return {"type": "hint", "turns": turns, "hand_number": key[0], "moves_played": key[1],
-                "unit": from_unit,
+                "unit": payout_unit(self.rules),
                 "moves": [{"move": str(r.move), "value": r.value} for r in ranked]}
 
     def record_lines(self) -> str:
