@@ -19,7 +19,7 @@ from setuptools.command.build_ext import build_ext
 # then the searches of the bots
 MODULES = ["cards", "rules", "scoring", "movegen", "settlement", "state", "sampling", "core",
            "gameloop",
-           "bots.search", "bots.policy", "bots.ismcts"]
+           "bots.search", "bots.policy", "bots.ismcts", "neural.selfplay"]
 
 SANITIZE = os.environ.get("GOSTOP_SANITIZE", "") not in ("", "0")
 DEBUG = SANITIZE or os.environ.get("GOSTOP_DEBUG", "") not in ("", "0")
@@ -38,7 +38,7 @@ extensions = [
     Extension(
         f"gostop_core.{name}",
         [f"src/gostop_core/{name.replace('.', '/')}.pyx"],
-        include_dirs=["src/gostop_core", numpy.get_include()],
+        include_dirs=["src/gostop_core", "src/gostop_core/neural", numpy.get_include()],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
         define_macros=macros,

@@ -33,7 +33,7 @@ import websockets
 
 SERVER = """
 import sys, uvicorn, gostop_web
-app = gostop_web.create_app(move_delay=0, rate=(1000.0, 1000))
+app = gostop_web.create_app(move_delay=0, rate=(1000.0, 1000), tables_per_client=100_000)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
 

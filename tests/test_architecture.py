@@ -110,7 +110,7 @@ COMPILED_LAYERS = {
     "gostop_core.movegen": 3, "gostop_core.state": 4, "gostop_core.sampling": 4,
     "gostop_core.gameloop": 5, "gostop_core.core": 6,
     "gostop_core.bots.search": 10, "gostop_core.bots.policy": 11, "gostop_core.bots.ismcts": 11,
-    "gostop_core.envs.vector": 20,
+    "gostop_core.neural.selfplay": 12, "gostop_core.envs.vector": 20,
 }
 # Python modules a compiled module may import, with the layer they stand at.
 PYTHON_LAYERS = {
@@ -205,7 +205,7 @@ def test_no_module_is_over_700_lines_without_a_reason():
     """A module over about 700 lines says at its top why it stays whole."""
     long = []
     for path in sorted((SRC).rglob("*.py*")):
-        if path.suffix not in (".py", ".pyx"):
+        if path.suffix not in (".py", ".pyx", ".pxi"):
             continue
         lines = path.read_text().splitlines()
         if len(lines) > 720 and not any("stays one module" in line for line in lines[:40]):

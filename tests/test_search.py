@@ -94,11 +94,11 @@ def test_make_bot_expectimax():
 @pytest.mark.parametrize("name,message", [
     ("expectimax:deep=2", "bad expectimax setting 'deep=2'"),
     ("expectimax:depth", "use key=value"),
-    ("expectimax:samples=many", "samples needs a number"),
+    ("expectimax:samples=many", "samples needs a whole number"),
     ("expectimax:depth=0", "depth must be 1..2"),
     ("expectimax:samples=5000", "samples must be 1..1024"),
-    ("expectimax:leaf=oracle", "leaf must be one of rollout, estimate"),
-    ("expectimax:win=nan", "win bonus must be a finite number"),
+    ("expectimax:leaf=oracle", "leaf needs rollout or estimate"),
+    ("expectimax:win=nan", "win needs a number -100..100"),
 ])
 def test_make_bot_expectimax_errors(name, message):
     with pytest.raises(ValueError, match=message):

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ["gostop_core.cards", "gostop_core.rules", "gostop_core.scoring", "gostop_core.movegen",
             "gostop_core.state",
             "gostop_core.bots.ismcts", "gostop_core.bots.policy", "gostop_core.core", "gostop_core.gameloop",
-            "gostop_core.envs.vector"]
+            "gostop_core.envs.vector", "gostop_core.neural.selfplay"]
 
 
 @pytest.mark.slow  # mypy's stubtest: about half a minute

@@ -60,6 +60,14 @@ def token_of(table, seat=0):
     return table["seats"][seat]["link"].split("token=")[1]
 
 
+def watch_token(table):
+    return table["watch"].split("token=")[1]
+
+
+def records_of(c, table):
+    return c.get(f"/api/tables/{table['table']}/records?token={watch_token(table)}")
+
+
 def connect(c, table, token=None, headers=None):
     url = f"/ws/{table['table']}" + (f"?token={token}" if token else "")
     return c.websocket_connect(url, headers=headers or HOST)
@@ -111,7 +119,7 @@ def test_table_creation_from_another_origin_or_host_is_refused(client):
     assert client.post("/api/tables", json=body,
                        headers={"origin": "http://evil.example"}).status_code == 403
     assert client.post("/api/tables", json=body,
-                       headers={"host": "evil.example"}).status_code == 403
+                       headers={"host": "evil.example"}).status_code == 400
     assert client.post("/api/tables", content=json.dumps(body),
                        headers={"content-type": "text/plain"}).status_code == 415
     assert client.post("/api/tables", json=body,
@@ -136,7 +144,7 @@ def test_a_bot_program_plays_only_when_the_server_was_started_with_it():
         last = play_out(c, table)  # the program answers over the bot protocol
         assert last["outcome"] is not None
         assert any(d.seat == 1 for d in read_records(
-            c.get(f"/api/tables/{table['table']}/records").text)[0].decisions)
+            records_of(c, table).text)[0].decisions)
     assert live_bot_pids() == []  # the server's shutdown ended the program
 
 
@@ -186,7 +194,7 @@ def names_a_card(text: str, code: str) -> bool:
 
 def test_a_watcher_sees_only_public_information(client):
     table = new_table(client, players=3, seats=[None, "greedy", "greedy"])
-    with connect(client, table, token="not-a-token") as ws:
+    with connect(client, table, token=watch_token(table)) as ws:
         frame = ws.receive_json()
     assert frame["you"] is None and frame["view"]["hand"] is None and frame["legal"] == []
     g = game_of(client, table)
@@ -260,7 +268,7 @@ def test_only_the_seat_to_move_may_move_and_a_watcher_never(client):
         ws.receive_json()
         ws.send_json({"type": "move", "move": legal})
         assert "not your turn" in ws.receive_json()["error"]
-    with connect(client, table) as ws:
+    with connect(client, table, watch_token(table)) as ws:
         ws.receive_json()
         ws.send_json({"type": "move", "move": legal})
         assert "watcher" in ws.receive_json()["error"]
@@ -274,6 +282,8 @@ def test_a_legal_move_of_the_seat_to_move_is_played_and_broadcast(client):
             connect(client, table, token_of(table, 1)) as other:
         first = me.receive_json()
         other.receive_json()
+        # seat 1's arrival is broadcast too (its connected mark)
+        assert me.receive_json()["connected"] == [True, True]
         move = first["legal"][-1]
         me.send_json({"type": "move", "move": move, "turn": first["view"]["turns"]})
         mine, theirs = me.receive_json(), other.receive_json()
@@ -296,12 +306,12 @@ def test_messages_beyond_the_rate_limit_get_error_frames(client):
 def test_the_websocket_origin_is_checked(client):
     table = new_table(client, seats=[None, "greedy"])
     from starlette.websockets import WebSocketDisconnect
-    for bad in ({"host": "127.0.0.1:8000", "origin": "http://evil.example"},
-                {"host": "evil.example:8000", "origin": "http://evil.example:8000"}):
+    for bad, code in (({"host": "127.0.0.1:8000", "origin": "http://evil.example"}, 4403),
+                      ({"host": "evil.example:8000", "origin": "http://evil.example:8000"}, 4400)):
         with pytest.raises(WebSocketDisconnect) as info:
             with connect(client, table, token_of(table), headers=bad) as ws:
                 ws.receive_json()
-        assert info.value.code == 4403
+        assert info.value.code == code
     with connect(client, table, token_of(table),
                  headers={"host": "127.0.0.1:8000", "origin": BASE}) as ws:
         assert ws.receive_json()["type"] == "state"
@@ -342,7 +352,7 @@ def test_a_whole_hand_against_bots_gives_the_report_and_a_record(client, rules, 
     g = game_of(client, table)
     names = last["names"]
     assert last["outcome"]["report"] == g.outcome().report(names)
-    r = client.get(f"/api/tables/{table['table']}/records")
+    r = records_of(client, table)
     assert r.status_code == 200
     records = read_records(r.text, verify=True)
     assert len(records) == 1 and records[0].outcome["report"] == g.outcome().report(names)
@@ -364,7 +374,7 @@ def test_replay_serves_every_position_of_saved_hands(tmp_path, client):
     table = new_table(client, rules="standard")
     play_out(client, table)
     path = tmp_path / "games.jsonl"
-    path.write_text(client.get(f"/api/tables/{table['table']}/records").text)
+    path.write_text(records_of(client, table).text)
     library = ReplayLibrary.from_file(str(path))
     app = create_app(replay=library)
     with TestClient(app, base_url=BASE) as c:
@@ -470,7 +480,7 @@ def test_a_repeated_hint_request_is_searched_once(client):
 
 def test_a_malformed_host_or_origin_is_refused(client):
     body = {"rules": "casual", "players": 2, "seats": [None, "greedy"]}
-    assert client.post("/api/tables", json=body, headers={"host": "[::1"}).status_code == 403
+    assert client.post("/api/tables", json=body, headers={"host": "[::1"}).status_code == 400
     assert client.post("/api/tables", json=body,
                        headers={"origin": "http://[::1"}).status_code == 403
     assert client.get("/", headers={"host": "evil.example"}).status_code == 400

@@ -264,9 +264,13 @@ def test_the_lobby_gives_every_person_a_link(server, browser):
     page.wait_for_selector("#links a")
     links = page.locator("#links a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert len(links) == 3 and links[0] != links[1]
-    assert all("token=" in link for link in links[:2]) and "token=" not in links[2]
-    table = app.state.tables[links[2].split("/t/")[1]]
+    assert all("token=" in link for link in links)  # the watch link has a token of its own
+    table = app.state.tables[links[2].split("/t/")[1].split("?")[0]]
+    assert links[2].endswith("token=" + table.watch_token)
     assert [s.bot_spec for s in table.seats] == [None, None, "greedy"]
+    # each link's QR code, drawn by the server (a data: URI: no other host)
+    qrs = page.locator("#links img.qr").evaluate_all("els => els.map(e => e.src)")
+    assert len(qrs) == 3 and all(q.startswith("data:image/svg+xml") for q in qrs)
     page.close()
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from gostop_core import GoStopError, Game, preset_names
+from gostop_core import GoStopError, Game, PlayerView, preset_names
+from gostop_core.moves import RankedMove
 from gostop_core.cards import format_mask
 from gostop_core.notation import parse_view
 from gostop_core.records import RecordWriteError, RecordWriter
@@ -43,13 +44,32 @@ def _view_text(position: str) -> tuple[str, int]:
     return game.view(seat).to_str(), seat
 
 
+def neural_hint_moves(view: str | PlayerView, bot: str = "neural") -> list[RankedMove]:
+    """Every legal move of the view's seat ranked by the ``neural`` bot's Q
+    (``bot``: ``neural`` or ``neural:weights=PATH``), best first, in the payout's
+    units from this decision on (chips already paid this hand left out); no
+    search, so no line."""
+    from gostop_core.bots.neural import neural_from_spec
+    text = view if isinstance(view, str) else view.to_str()
+    _, fields = parse_view(text)
+    booked = fields["chips"][fields["seat"]]
+    net = neural_from_spec(bot[len("neural:"):] if bot.startswith("neural:") else "", None)
+    scored = net.q_values(text)
+    order = sorted(range(len(scored)), key=lambda i: -scored[i][1])
+    return [RankedMove(scored[i][0], scored[i][1] - booked, ()) for i in order]
+
+
 @click.command(epilog="""\b
 Examples:
   gostop hint "$(gostop deal --seed 7)"
   gostop hint "gostop-view/1 rules=casual players=2 seat=0 ..." --json
   gostop hint "$(gostop deal --seed 7)" --depth 2 --samples 32
-  gostop hint "$(gostop deal --seed 7)" --time 3000    # a longer look""")
+  gostop hint "$(gostop deal --seed 7)" --time 3000    # a longer look
+  gostop hint "$(gostop deal --seed 7)" --bot neural   # the network's Q, no search""")
 @click.argument("position")
+@click.option("--bot", default="best", show_default=True, metavar="BOT",
+              help="best: the search; neural (or neural:weights=FILE): the network's Q of "
+                   "each move, no search (instant).")
 @click.option("--depth", type=IntRange(1, MAX_DEPTH), default=BEST_SETTINGS["depth"],
               show_default=True,
               help="Search depth in turns (1: this turn; 2: and the next seat's).")
@@ -67,7 +87,7 @@ Examples:
 @click.option("--seed", type=IntRange(0, 2 ** 32 - 1), default=0, show_default=True,
               help="Seed of the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, seed: int,
+def hint(position: str, bot: str, depth: int, samples: int, time_ms: float, leaf: str, seed: int,
          as_json: bool) -> None:
     """Rank every legal move of POSITION with its expected value and principal line.
 
@@ -82,14 +102,30 @@ def hint(position: str, depth: int, samples: int, time_ms: float, leaf: str, see
     (--json gives the line of one sampled deal with its cards)."""
     started = time.perf_counter()
     try:
+        if bot != "best" and bot != "neural" and not bot.startswith("neural:"):
+            raise click.BadParameter(f"{bot!r}: use best, neural or neural:weights=FILE",
+                                     param_hint="'--bot'")
         view, seat = _view_text(position)
-        ranked = hint_moves(view, depth, samples, seed, leaf, time_ms)
+        ranked = (neural_hint_moves(view, bot) if bot != "best"
+                  else hint_moves(view, depth, samples, seed, leaf, time_ms))
     except (GoStopError, ValueError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
     ms = (time.perf_counter() - started) * 1000
     rules, fields = parse_view(view)
     unit = payout_unit(rules)
     known = format_mask(fields["hand"] | fields["field"]).split()
+    if bot != "best":
+        if as_json:
+            click.echo(json.dumps({"seat": seat, "bot": bot, "ms": round(ms, 1), "unit": unit,
+                                   "best": str(ranked[0].move),
+                                   "moves": [r.as_dict() for r in ranked]}, indent=2))
+            return
+        click.echo(f"Seat {seat} to move; {bot}: the network's Q, no search ({ms:.1f} ms); "
+                   f"values: expected net {unit} from here")
+        width = max(len(str(r.move)) for r in ranked)
+        for i, r in enumerate(ranked, 1):
+            click.echo(f"{i:>2}. {str(r.move):<{width}}  {r.value:+8.3f}")
+        return
     if as_json:
         click.echo(json.dumps({
             "seat": seat, "depth": depth, "samples": max(r.samples for r in ranked),

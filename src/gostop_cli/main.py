@@ -14,7 +14,8 @@ import click
 
 from gostop_core import FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names
 from gostop_core import score as score_pile
-from gostop_core.bots import BOT_NAMES
+from gostop_core.bots import BOT_NAMES, SETTINGS_PREFIXES
+from gostop_core.bots.registry import is_builtin_spec
 from gostop_core.bots.plugins import resolve_bot
 from gostop_core.bots.external import sigterm_closes_bots
 from gostop_core.testing.lockstep import EngineDisagreement, reference_game
@@ -39,6 +40,7 @@ class GostopGroup(click.Group):
              **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        _printable_streams()
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
@@ -66,6 +68,19 @@ class GostopGroup(click.Group):
         except OSError as exc:
             _write_failed(exc)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _printable_streams() -> None:
+    """Text no encoding can hold (a lone surrogate in a record's seat name, or
+    a character the terminal's code page lacks) is printed as a backslash
+    escape rather than ending the command in a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # closed, or a stream that cannot change
+                pass
 
 
 def _write_failed(exc: OSError) -> None:
@@ -115,10 +130,10 @@ def split_bot_names(text: str) -> list[str]:
         if not part:
             continue
         low = part.lower()
-        if low in BOT_NAMES or low.startswith(("expectimax", "best:", "ismcts:", "learned:")):
+        if is_builtin_spec(low) or low.startswith("expectimax"):
             part = low  # built-in names are case-insensitive; paths and commands are not
         if ("=" in part and ":" not in part and names
-                and names[-1].startswith(("expectimax:", "best:", "ismcts:", "learned:"))):
+                and names[-1].startswith(SETTINGS_PREFIXES)):
             names[-1] += "," + low
         else:
             names.append(part)
@@ -165,7 +180,8 @@ End of input or quitting ends the game with exit code 0, Ctrl-C with 130.""")
                    "expectimax:depth=D,samples=N,time=MS,...; best:time=MS thinks at most "
                    "MS milliseconds a move; ismcts:iterations=N,c=C,time=MS,...; path/to/file.py:Class, "
                    "package.module:Class, an installed bot, or cmd:COMMAND for a program "
-                   "speaking the bot protocol): one for all, or one per seat in seat order.")
+                   "speaking the bot protocol): one for all, or one per seat in seat order. "
+                   "'gostop bots' lists every setting.")
 @move_time_option("Time per move of a cmd: bot; a slower bot loses by forfeit and the "
                   "match ends.")
 @click.option("--dealer", type=IntRange(0, 3), default=None,
@@ -617,6 +633,40 @@ def bench(seconds: float, as_json: bool) -> None:
         click.echo("\n".join(format_report(figures)))
 
 
+@cli.command("bots", epilog="""\b
+Examples:
+  gostop bots                  every built-in bot and its settings
+  gostop bots ismcts           one bot's settings
+  gostop bots --json           the same as JSON (name, kind, default, bounds, help)""")
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def bots_cmd(name: str | None, as_json: bool) -> None:
+    """List the built-in bots and the settings each takes (NAME:key=value,...)."""
+    from gostop_core.bots.registry import BOT_CLASSES, BOT_DEFAULTS
+    from gostop_core.bots.settings import settings_of
+    names = list(BOT_CLASSES)
+    if name is not None:
+        key = name.strip().lower()
+        if key not in BOT_CLASSES:
+            raise CommandError(f"no built-in bot {name!r}: choose from {', '.join(names)}")
+        names = [key]
+    # a name without a settings prefix (expectimax-v1, the fixed baseline) takes none
+    table = {n: [{"name": s.name, "kind": s.kind,
+                  "default": BOT_DEFAULTS.get(n, {}).get(s.attribute, s.default),
+                  "values": s.bounds_text(), "help": s.help}
+                 for s in settings_of(BOT_CLASSES[n])] if f"{n}:" in SETTINGS_PREFIXES else []
+             for n in names}
+    if as_json:
+        dump(table)
+        return
+    for n in names:
+        rows = table[n]
+        click.echo(f"{n}" + ("" if rows else "  (no settings)"))
+        for row in rows:
+            default = "" if row["default"] is None else f" (default {row['default']})"
+            click.echo(f"  {row['name']:<11} {row['values']:<22} {row['help']}{default}")
+
+
 # ---------------------------------------------------------------- other commands
 cli.add_command(hint)
 cli.add_command(arena)
@@ -632,6 +682,8 @@ from gostop_cli.svg_cmd import svg_cmd  # noqa: E402
 cli.add_command(svg_cmd)
 from gostop_cli.train import train  # noqa: E402
 cli.add_command(train)
+from gostop_cli.train_neural import train_neural  # noqa: E402
+cli.add_command(train_neural)
 
 from gostop_cli.protocol_test import protocol_test  # noqa: E402
 cli.add_command(protocol_test)

@@ -34,10 +34,13 @@ Examples:
                    "(a cmd: program, a file.py:Class, a module:Class); repeatable.")
 @click.option("--replay", "replay_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Serve the gostop-record/1 hands of FILE to step through at /replay.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another host name the server answers to (e.g. a name in your LAN's DNS); "
+                   "repeatable.  It answers to its own addresses and names already.")
 @click.option("--move-delay", type=FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds a bot waits before each move, so its moves can be followed.")
 def serve(host: str, port: int, open_browser: bool, bots: tuple[str, ...],
-          replay_file: str | None, move_delay: float) -> None:
+          replay_file: str | None, move_delay: float, allow_hosts: tuple[str, ...]) -> None:
     """Serve a Go-Stop table in the browser: pick the rules, the players and the
     bots, and play by clicking cards.  Each person's seat has its own link; a
     link without a seat's token only watches."""
@@ -55,6 +58,7 @@ def serve(host: str, port: int, open_browser: bool, bots: tuple[str, ...],
             raise CommandError(f"{replay_file}: {' '.join(str(exc).split())}") from None
     try:
         gostop_web.serve(host, port, hint=hint_moves, bots=bots, replay=library,
-                         open_browser=open_browser, move_delay=move_delay)
+                         open_browser=open_browser, move_delay=move_delay,
+                         allow_hosts=allow_hosts, echo=lambda line: click.echo(line))
     except OSError as exc:
         raise CommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

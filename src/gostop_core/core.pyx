@@ -18,7 +18,7 @@ from gostop_core.scoring cimport ScoreC
 from gostop_core cimport scoring as _scoring
 from gostop_core cimport movegen as _mg
 from gostop_core.movegen cimport (
-    GameStateC, MAX_PLAYERS, PHASE_OVER, bounded,
+    GameStateC, MAX_PLAYERS, PHASE_OVER, bounded, seen_by,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
 )
@@ -163,13 +163,11 @@ cdef void finish_view(ViewC* v, const RulesC* r) noexcept nogil:
     v.hand = k.hand[v.seat]
     v.field = k.field
     v.stock_count = k.stock_len
-    visible = k.field | k.turn_bonus
+    visible = seen_by(k, v.seat)  # and the cards of other hands whose place is public
     for q in range(k.nplayers):
         v.captured[q] = k.captured[q]
         v.go_count[q] = k.go_count[q]
-        visible |= k.captured[q] | k.hand[q]
-    if k.flip_card != GS_NO_CARD:
-        visible |= GS_BIT(k.flip_card)
+        visible |= k.hand[q]
     v.unseen = pack_mask(r) & ~visible
 
 
@@ -339,11 +337,7 @@ cdef int view_from_python(object view, ViewC* v, RulesC* r) except -1:
     seat = fields["seat"]
     _sampling.fill_public(&known, fields, seat)
     # a card whose holder is public goes to that hand (as in the search)
-    visible = known.field | known.turn_bonus | known.hand[seat]
-    for q in range(known.nplayers):
-        visible |= known.captured[q]
-    if known.flip_card != GS_NO_CARD:
-        visible |= GS_BIT(known.flip_card)
+    visible = seen_by(&known, seat)
     for card, owner in ((known.forced_card, known.to_move),
                         (known.showdown_card, known.showdown_caller)):
         if card != GS_NO_CARD and owner >= 0 and owner != seat and not visible & GS_BIT(card):

@@ -278,8 +278,15 @@ class Game:
 
     @property
     def turn(self) -> int | None:
-        """The seat to decide, ``None`` once the hand is over."""
+        """The seat to decide, ``None`` once the hand is over (as python-chess's
+        ``board.turn``; :attr:`turns` is a count, not a seat)."""
         return None if self._core.phase == OVER else self._core.to_move
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to decide (:attr:`turn`), by the name a view gives it
+        (``PlayerView.to_move``)."""
+        return self.turn
 
     @property
     def phase(self) -> str:
@@ -293,7 +300,8 @@ class Game:
 
     @property
     def turns(self) -> int:
-        """Completed turns."""
+        """How many turns were completed this hand (a count: the seat to move
+        is :attr:`turn`)."""
         return self._core.turns
 
     @property

@@ -3,7 +3,7 @@
 # sampling, the searches).  movegen.pxd re-exports them.
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from gostop_core.rules cimport RulesC, Rules
-from gostop_core.cards cimport gs_mod_small, GS_MASK_MONTH_CARDS
+from gostop_core.cards cimport gs_mod_small, GS_MASK_MONTH_CARDS, GS_BIT, GS_NO_CARD
 
 cdef enum:
     MAX_PLAYERS = 4
@@ -220,3 +220,19 @@ cdef enum SettleReason:
 cdef inline int active_players(const GameStateC* s) noexcept nogil:
     """Seats in play (gwangpalli: all but the one sitting out)."""
     return s.nplayers - (1 if s.sitter >= 0 else 0)
+
+
+cdef inline uint64_t seen_by(const GameStateC* s, int seat) noexcept nogil:
+    """The cards ``seat`` sees: the field, its own hand, every captured pile,
+    the card flipped waiting for a choice and the bonus cards flipped waiting
+    for the turn's captures.  The one definition every view, sample and
+    observation of the core starts from; its Python twin is
+    ``gostop_core.notation.visible_mask`` (tests/test_visible_cards.py checks
+    both against the reference engine)."""
+    cdef uint64_t seen = s.field | s.hand[seat] | s.turn_bonus
+    cdef int q
+    for q in range(s.nplayers):
+        seen |= s.captured[q]
+    if s.flip_card != GS_NO_CARD:
+        seen |= GS_BIT(s.flip_card)
+    return seen

@@ -15,7 +15,7 @@ from gostop_core.gamestate cimport (
     CHIPS_GWANGPALLI, SETTLE_SHAKE, SETTLE_BOMB, SETTLE_NAGARI, SETTLE_JOKER_DOUBLE,
     SETTLE_GWANG_BAK, SETTLE_GWANG_BAK_PLUS_TWO, SETTLE_PI_BAK, SETTLE_MONG_BAK,
     SETTLE_GO_BAK, SETTLE_PAYS_THIRD, SETTLE_COVERED, splitmix64, bounded, month_counts,
-    months_with_three, make_move, move_kind, move_card, move_target, active_players,
+    months_with_three, make_move, move_kind, move_card, move_target, active_players, seen_by,
     EventC, EventLog, GameStateC, SettlementC, Phase, MoveKind, EventKind, EndReason,
     ChipReason, SettleReason,
 )

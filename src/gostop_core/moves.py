@@ -24,6 +24,8 @@ Forced steps (the flip itself, steals, forced flip-only turns) are not moves.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gostop_core.arguments import whole_number
 from gostop_core.cards import CARD_CODES, card_index
 from gostop_core.errors import CardCodeError, MoveParseError, MoveTypeError
@@ -194,3 +196,26 @@ def coerce_move(move) -> Move:
     if isinstance(move, int) and not isinstance(move, bool):
         return Move.from_code(move)
     raise MoveTypeError(f"expected a Move, a move string or a move code, got {type(move).__name__}")
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A legal move of an analysis with its expected value (net points, in the
+    payout's units, for the seat, by the search's model), the deals or
+    iterations that value averages (``samples``; fewer for a move a halving
+    dropped early, 0 for one never searched, whose value is nan) and its
+    principal line: the move, then the continuation the search expects
+    (``flip:5A`` a card turned from the stock, ``p1:7J1`` a move of seat 1,
+    plain moves the seat's own).  The bots' ``analyse`` and the protocol's
+    analysis both rank moves this way."""
+
+    move: Move
+    value: float
+    line: tuple[str, ...] = ()
+    samples: int = 0
+
+    def as_dict(self) -> dict:
+        """Plain JSON values (a value never searched is null)."""
+        value = None if self.value != self.value else round(self.value, 4)
+        return {"move": str(self.move), "value": value, "samples": self.samples,
+                "line": list(self.line)}

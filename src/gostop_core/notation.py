@@ -491,13 +491,16 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     elif "winner" in tok or "points" in tok:
         raise PositionError("winner/points are only given when phase=over", "winner")
     _check_reachable(rules, fields, fields["hand_counts"], fields["stock_count"],
-                     {seat: fields["hand"]}, visible=_visible(fields))
+                     {seat: fields["hand"]}, visible=visible_mask(fields))
     return rules, fields
 
 
-def _visible(fields: dict) -> int:
-    """The cards a view shows: the field, the seat's hand, every captured pile,
-    the flipped card and the bonus cards waiting for the turn's captures."""
+def visible_mask(fields: dict) -> int:
+    """The cards a seat sees, from a view's fields (``parse_view``,
+    ``seat_fields``): the field, the seat's hand, every captured pile, the
+    card flipped waiting for a choice and the bonus cards flipped waiting for
+    the turn's captures.  The Python twin of the core's ``seen_by``
+    (gamestate.pxd); every view's unseen cards are the pack less these."""
     mask = fields["field"] | fields["hand"] | fields["turn_bonus"]
     for c in fields["captured"]:
         mask |= c

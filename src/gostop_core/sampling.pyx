@@ -9,7 +9,7 @@ from libc.string cimport memset
 
 from gostop_core.cards cimport GS_BIT, GS_NO_CARD, gs_lowest
 from gostop_core.rules cimport Rules
-from gostop_core.movegen cimport GameStateC, PHASE_OVER
+from gostop_core.movegen cimport GameStateC, PHASE_OVER, seen_by
 
 
 cdef void fill_public(GameStateC* st, dict f, int seat):
@@ -107,11 +107,7 @@ cdef int view_base(Rules rules, dict fields, GameStateC* base, uint8_t* pool, in
         raise ValueError(f"seat {seat} is not the one to move (seat {fields['to_move']} is)")
     fill_public(base, fields, seat)
     n = base.nplayers
-    visible = base.field | base.hand[seat] | base.turn_bonus
-    for q in range(n):
-        visible |= base.captured[q]
-    if base.flip_card != GS_NO_CARD:
-        visible |= GS_BIT(base.flip_card)
+    visible = seen_by(base, seat)
     unseen = ((<uint64_t>1 << (50 if rules.c.bonus_cards else 48)) - 1) & ~visible
     for q in range(n):
         need[q] = 0 if q == seat else fields["hand_counts"][q]

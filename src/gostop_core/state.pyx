@@ -14,7 +14,7 @@ from gostop_core.guard cimport (
 from gostop_core.movegen cimport (
     EventLog, GameStateC, MAX_MOVES, MAX_PLAYERS, PHASE_OVER, SettlementC, apply_move,
     clear_state, deal_cards, generate_moves, is_legal, perft_count, player_score,
-    random_playout, state_in_range, movegen_poll_begin, movegen_raise_if_interrupted,
+    random_playout, state_in_range, movegen_poll_begin, movegen_raise_if_interrupted, seen_by,
 )
 from gostop_core.settlement cimport settle
 
@@ -182,6 +182,12 @@ cdef class CoreState:
                     wins[w] += 1
         gs_raise_if_interrupted()
         return [wins[i] for i in range(self.s.nplayers)], draws
+
+    def seen_by(self, int seat):
+        """The cards ``seat`` sees, as a mask (``seen_by`` of gamestate.pxd: the
+        field, its hand, every captured pile, the flipped card waiting for a
+        choice, the flipped bonus cards waiting for the turn's captures)."""
+        return seen_by(&self.s, self._seat(seat))
 
     def score(self, int player):
         return player_score(&self.s, &self.rules.c, self._seat(player))

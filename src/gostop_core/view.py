@@ -12,7 +12,7 @@ import numpy as np
 from gostop_core.cards import CARD_CODES, CardSet
 from gostop_core.movegen import PHASE_NAMES
 from gostop_core.state import CoreState
-from gostop_core.notation import format_view, parse_view
+from gostop_core.notation import format_view, parse_view, visible_mask
 from gostop_core.rules import Rules
 from gostop_core.scoring import score as score_pile
 
@@ -127,12 +127,8 @@ class PlayerView:
         self.stop_value = (self._public_core().settlement(seat)
                            if self.phase == "gostop" and self.to_move == seat else None)
         pack = 50 if rules.bonus_cards else 48
-        visible = f["field"] | f["hand"]
-        for c in f["captured"]:
-            visible |= c
-        if f["flip_card"] is not None:
-            visible |= 1 << f["flip_card"]
-        self.unseen = CardSet(((1 << pack) - 1) & ~visible)
+        #: The cards this seat cannot see (the pack less ``visible_mask``).
+        self.unseen = CardSet(((1 << pack) - 1) & ~visible_mask(f))
 
     def public_fields(self) -> dict:
         """The view's fields (``parse_view``'s form: the seat's hand, the field,

@@ -8,36 +8,44 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from gostop_web.app import LOOPBACK_HOSTS, create_app
+from gostop_web.app import create_app
+from gostop_web.security import LOOPBACK_HOSTS, is_loopback, is_wildcard, lan_addresses, machine_hosts
 from gostop_web.replay import ReplayLibrary
 from gostop_web.tables import HintFunction
 
-__all__ = ["create_app", "serve", "ReplayLibrary", "is_loopback"]
+__all__ = ["create_app", "serve", "ReplayLibrary", "is_loopback", "qr_text"]
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is an address on the loopback interface."""
-    import ipaddress
-    if host.lower() == "localhost":
-        return True
+def qr_text(url: str) -> str:
+    """A QR code of ``url`` drawn with block characters for a terminal (the
+    ``segno`` library of the web extra); empty when segno is missing."""
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+        import segno
+    except ImportError:
+        return ""
+    import io
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | None = None,
           bots: Iterable[str] = (), replay: ReplayLibrary | None = None,
-          open_browser: bool = False, move_delay: float = 0.6) -> None:
-    """Run the web table until Ctrl-C.  Bound to a loopback address, it answers
-    only to loopback host names; bound elsewhere (``--host``), to any."""
+          open_browser: bool = False, move_delay: float = 0.6,
+          allow_hosts: Iterable[str] = (), echo=print) -> None:
+    """Run the web table until Ctrl-C.  It answers only to the host names of
+    the address it is bound to (:func:`~gostop_web.security.machine_hosts`)
+    and those of ``allow_hosts``; bound beyond the loopback it says so and
+    prints the address other machines use, with its QR code."""
     import socket
     import threading
     import webbrowser
 
     import uvicorn
 
-    trusted = LOOPBACK_HOSTS if is_loopback(host) else None
+    from gostop_core.bots.search import request_stop
+
+    trusted = machine_hosts(host) + [h.strip().lower() for h in allow_hosts if h.strip()]
     app = create_app(hint=hint, bots=bots, trusted_hosts=trusted, replay=replay,
                      move_delay=move_delay)
     # bind here, so that a port in use is an OSError for the caller to report
@@ -49,10 +57,29 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | Non
     except OSError:
         sock.close()
         raise
-    shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{port}/" + ("replay" if replay is not None else "")
-    print(f"gostop serve: {url}  (Ctrl-C stops)", flush=True)
+    path = "replay" if replay is not None else ""
+    if is_wildcard(host):
+        shown = next(iter(lan_addresses(trusted)), "127.0.0.1")
+    else:
+        shown = host
+    shown = f"[{shown}]" if ":" in shown else shown
+    url = f"http://{shown}:{port}/{path}"
+    echo(f"gostop serve: {url}  (Ctrl-C stops)")
+    if not is_loopback(host):
+        echo("warning: the table is open to the local network: anyone who can reach "
+             f"this machine can open the lobby (it answers to {', '.join(trusted)})")
+        for lan in lan_addresses(trusted):
+            lan_url = f"http://{'[' + lan + ']' if ':' in lan else lan}:{port}/{path}"
+            echo(f"  on the local network: {lan_url}")
+            echo(qr_text(lan_url))
     if open_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024))
-    server.run(sockets=[sock])
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
+                                           timeout_graceful_shutdown=1))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        # a bot searching in a worker thread stops at its next check, so that
+        # the interpreter's exit does not wait for it
+        request_stop(True)
+        app.state.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,23 +1,21 @@
 """The web table as an ASGI application (Starlette): the lobby, the tables'
 pages and WebSockets, card pictures, record downloads and the replay.
 
-Security (docs/web.md): a WebSocket frame to a seat is built from that seat's
-:class:`~gostop_core.PlayerView` only; every client message is checked (size,
-JSON shape, the seat's own move, on its turn, legal now, a rate limit) and a bad
-one gets an error frame and changes nothing; WebSocket handshakes and table
-creation are refused from another origin or for a host name the server does not
-serve (DNS rebinding)."""
+The checks live with their jobs: :mod:`gostop_web.security` (host names on
+every route, Origin, depth-capped JSON, the rate limit), :mod:`gostop_web.messages`
+(what a client may send), :mod:`gostop_web.botspecs` (which bots a page may
+seat), :mod:`gostop_web.registry` (the tables and their quotas) and
+:mod:`gostop_web.connection` (a bounded send queue per socket).  Every failure
+becomes an error frame or an HTTP error with its reason, and a log line."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-import time
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any, Iterable
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -27,103 +25,27 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gostop_core import Rules, preset_names, svg
-from gostop_core.bots import BOT_NAMES, SETTINGS_PREFIXES
 from gostop_core.cards import CARD_CODES
+from gostop_web.botspecs import BotPolicy, BotRefused
+from gostop_web.connection import WsConnection
+from gostop_web.messages import MAX_MESSAGE_BYTES, MessageError, parse_message, table_request
+from gostop_web.registry import MAX_TABLES, TABLES_PER_CLIENT, RegistryFull, TableRegistry
 from gostop_web.replay import ReplayLibrary
-from gostop_web.tables import BUILTIN_BOTS, MAX_TABLES, HintFunction, Table, TableError
+from gostop_web.security import (
+    LOOPBACK_HOSTS, RATE_BURST, RATE_PER_SECOND, STRIKE_LIMIT, HostGuard, origin_ok,
+)
+from gostop_web.tables import MAX_WATCHERS, HintFunction, Table, TableError
 
 __all__ = ["create_app", "MAX_MESSAGE_BYTES", "RATE_PER_SECOND", "RATE_BURST",
-           "LOOPBACK_HOSTS"]
+           "LOOPBACK_HOSTS", "CLOSE_NO_TOKEN", "CLOSE_FULL"]
 
-#: The largest client message accepted (a move is a few bytes).
-MAX_MESSAGE_BYTES = 1024
-#: Messages a connection may send: RATE_BURST at once, then RATE_PER_SECOND.
-RATE_PER_SECOND = 10.0
-RATE_BURST = 20
-#: Host names a server bound to the loopback interface answers to.
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+log = logging.getLogger("gostop_web")
+
 #: Width of a served card picture (the page scales it).
 CARD_PICTURE_WIDTH = 120
-#: Keys a client message may hold, by type.
-_MESSAGE_KEYS = {"move": {"type", "move", "seat", "turn"}, "hint": {"type", "seat"},
-                 "next": {"type", "seat"}, "ping": {"type"}}
-
-
-class TokenBucket:
-    """A rate limit: ``burst`` messages at once, refilled at ``rate`` per second."""
-
-    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST):
-        self.rate, self.burst = rate, float(burst)
-        self.level = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.level < 1.0:
-            return False
-        self.level -= 1.0
-        return True
-
-
-class WsConnection:
-    """One browser connection to a table: its seat (``None``: a watcher)."""
-
-    def __init__(self, ws: WebSocket, seat: int | None,
-                 rate: tuple[float, int] = (RATE_PER_SECOND, RATE_BURST)):
-        self.ws = ws
-        self.seat = seat
-        self.bucket = TokenBucket(*rate)
-        self._send_lock = asyncio.Lock()
-
-    async def send_json(self, data: Any) -> None:
-        async with self._send_lock:  # a bot task and the handler may both send
-            await self.ws.send_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-
-
-class MessageError(ValueError):
-    """A client message that is refused."""
-
-
-def parse_message(text: str | None, seat: int | None) -> dict[str, Any]:
-    """A client message checked for size and shape; raises :class:`MessageError`."""
-    if text is None:
-        raise MessageError("send text frames holding JSON")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise MessageError(f"message too long (at most {MAX_MESSAGE_BYTES} bytes)")
-    try:
-        msg = json.loads(text)
-    except (ValueError, RecursionError):
-        raise MessageError("a message is a JSON object") from None
-    if not isinstance(msg, dict):
-        raise MessageError("a message is a JSON object")
-    kind = msg.get("type")
-    if not isinstance(kind, str) or kind not in _MESSAGE_KEYS:
-        raise MessageError(f"unknown message type; one of {', '.join(_MESSAGE_KEYS)}")
-    extra = set(msg) - _MESSAGE_KEYS[kind]
-    if extra:
-        raise MessageError(f"unknown key(s) in a {kind} message: {', '.join(sorted(extra))}")
-    if "seat" in msg:
-        if type(msg["seat"]) is not int:
-            raise MessageError("seat must be a whole number")
-        if msg["seat"] != seat:
-            raise MessageError("you can act only for your own seat")
-    if kind == "move":
-        move = msg.get("move")
-        if not isinstance(move, str) or not 1 <= len(move) <= 16:
-            raise MessageError("a move message needs a move string (e.g. \"3B/3R\")")
-        turn = msg.get("turn")
-        if turn is not None and type(turn) is not int:
-            raise MessageError("turn must be a whole number")
-    if kind in ("move", "hint", "next") and seat is None:
-        raise MessageError("a watcher cannot play: join with your seat's link")
-    return msg
-
-
-def _builtin_spec(spec: str) -> bool:
-    key = spec.strip().lower()
-    return key in BOT_NAMES or key.startswith(SETTINGS_PREFIXES)
+#: WebSocket close codes: no seat or watch token; the table admits no more watchers.
+CLOSE_NO_TOKEN = 4401
+CLOSE_FULL = 4429
 
 
 def _page(name: str) -> str:
@@ -134,118 +56,160 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
                trusted_hosts: Iterable[str] | None = LOOPBACK_HOSTS,
                move_delay: float = 0.6, seed: int | None = None,
                replay: ReplayLibrary | None = None, workers: int = 4,
-               max_tables: int = MAX_TABLES,
-               rate: tuple[float, int] = (RATE_PER_SECOND, RATE_BURST)) -> Starlette:
+               max_tables: int = MAX_TABLES, tables_per_client: int = TABLES_PER_CLIENT,
+               max_watchers: int = MAX_WATCHERS, bot_seconds: float | None = None,
+               rate: tuple[float, int] = (RATE_PER_SECOND, RATE_BURST)):
     """The web table.  ``hint`` ranks a view's moves (``gostop serve`` passes
     ``gostop hint``'s function; ``None`` turns the hint button off).  ``bots``
-    are the bot specifications the lobby offers besides the built-in bots and
-    installed plug-ins (an outside ``cmd:`` program or a Python file is run only
-    when the person who started the server named it).  ``trusted_hosts`` are
-    the host names the server answers to (``None``: any).  ``move_delay`` is the
-    pause before each bot move, for the eye; ``seed`` fixes the deals (tests);
-    ``rate`` is each connection's message limit (per second, burst)."""
-    approved = {b.strip() for b in bots}
-    hosts = None if trusted_hosts is None else {h.lower().strip("[]") for h in trusted_hosts}
-    tables: dict[str, Table] = {}
+    are the exact bot specifications the lobby offers besides the registry's
+    bots with capped settings (:mod:`gostop_web.botspecs`).  ``trusted_hosts``
+    are the host names the server answers to on every route (``None``: any;
+    tests only).  ``move_delay`` is the pause before each bot move, for the
+    eye; ``seed`` fixes the deals (tests); ``rate`` is each connection's
+    message limit (per second, burst); ``bot_seconds`` a bot's time a move
+    before greedy plays for it."""
+    policy = BotPolicy(bots)
+    registry = TableRegistry(max_tables, tables_per_client)
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gostop-bot")
+    routes = Routes(registry, executor, policy, hint, replay, move_delay, seed, rate,
+                    max_watchers, bot_seconds)
 
-    def allow_spec(spec: str) -> bool:
-        if _builtin_spec(spec) or spec.strip() in approved:
-            return True
-        # a name alone is a registered plug-in (installed code); a path, a module
-        # or a command runs code and must be named by whoever started the server
-        return ":" not in spec and "/" not in spec and "\\" not in spec and "." not in spec
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        registry.close()
+        executor.shutdown(wait=False, cancel_futures=True)
 
-    def host_ok(headers) -> bool:
-        try:
-            name = urlsplit("//" + headers.get("host", "")).hostname or ""
-        except ValueError:  # a malformed Host header
-            return False
-        return hosts is None or name.lower() in hosts
+    app = Starlette(routes=routes.table(), lifespan=lifespan)
+    app.state.tables = registry
+    app.state.executor = executor
+    guarded = HostGuard(app, trusted_hosts)
+    guarded.state = app.state  # tests reach the registry through the outer app
+    return guarded
 
-    def origin_ok(headers) -> bool:
-        """Same origin (or no Origin header: not a browser) and a host we serve."""
-        if not host_ok(headers):
-            return False
-        origin = headers.get("origin")
-        if origin is None:
-            return True
-        try:
-            parts = urlsplit(origin)
-        except ValueError:
-            return False
-        return parts.scheme in ("http", "https") and parts.netloc == headers.get("host")
+
+def qr_svg(url: str) -> str | None:
+    """``url`` as a QR code, an SVG data: URI (segno, the web extra); ``None`` without segno."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    return segno.make(url, error="m").svg_data_uri(scale=3, border=2)
+
+
+def _client_address(conn) -> str:
+    return conn.client.host if conn.client is not None else "?"
+
+
+class Routes:
+    """The app's routes, over one registry of tables."""
+
+    def __init__(self, registry: TableRegistry, executor, policy: BotPolicy,
+                 hint: HintFunction | None, replay: ReplayLibrary | None,
+                 move_delay: float, seed: int | None, rate: tuple[float, int],
+                 max_watchers: int, bot_seconds: float | None):
+        self.registry, self.executor, self.policy = registry, executor, policy
+        self.hint, self.replay = hint, replay
+        self.move_delay, self.seed, self.rate = move_delay, seed, rate
+        self.max_watchers, self.bot_seconds = max_watchers, bot_seconds
+
+    def table(self) -> list:
+        return [
+            Route("/", self.lobby),
+            Route("/t/{table}", self.table_page),
+            Route("/replay", self.replay_page),
+            Route("/api/presets", self.presets),
+            Route("/api/tables", self.create_table, methods=["POST"]),
+            Route("/api/tables/{table}/records", self.records),
+            Route("/api/replay", self.replay_data),
+            Route("/api/replay/{index}", self.replay_game),
+            Route("/cards/{code}.svg", self.card),
+            WebSocketRoute("/ws/{table}", self.socket),
+            Mount("/static", StaticFiles(packages=[("gostop_web", "static")]), name="static"),
+        ]
 
     # ------------------------------------------------------------ pages
-    async def lobby(request: Request) -> Response:
-        if not host_ok(request.headers):
-            return PlainTextResponse("unknown host", 400)
+    async def lobby(self, request: Request) -> Response:
         return HTMLResponse(_page("index.html"))
 
-    async def table_page(request: Request) -> Response:
-        if not host_ok(request.headers):
-            return PlainTextResponse("unknown host", 400)
-        if request.path_params["table"] not in tables:
+    async def table_page(self, request: Request) -> Response:
+        if request.path_params["table"] not in self.registry:
             return PlainTextResponse("no such table", 404)
         return HTMLResponse(_page("table.html"))
 
-    async def replay_page(request: Request) -> Response:
-        if not host_ok(request.headers):
-            return PlainTextResponse("unknown host", 400)
-        if replay is None:
+    async def replay_page(self, request: Request) -> Response:
+        if self.replay is None:
             return PlainTextResponse("no replay: start the server with --replay FILE", 404)
         return HTMLResponse(_page("replay.html"))
 
-    async def presets(request: Request) -> Response:
+    async def presets(self, request: Request) -> Response:
         out = []
         for name in preset_names():
             rules = Rules(name)
             out.append({"name": name, "players": list(rules.allowed_players()),
                         "go_stop": bool(rules.go_stop)})
-        return JSONResponse({"presets": out, "bots": list(BUILTIN_BOTS) + sorted(approved),
-                             "hint": hint is not None, "replay": replay is not None})
+        return JSONResponse({"presets": out, "bots": self.policy.offered(),
+                             "hint": self.hint is not None, "replay": self.replay is not None})
 
-    async def create_table(request: Request) -> Response:
+    async def create_table(self, request: Request) -> Response:
         if not origin_ok(request.headers):
+            log.warning("refused a table from origin %r", request.headers.get("origin"))
             return JSONResponse({"error": "cross-origin request refused"}, 403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "send JSON"}, 415)
-        body = await request.body()
-        if len(body) > 4096:
-            return JSONResponse({"error": "request too large"}, 413)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > 4096:
+                return JSONResponse({"error": "request too large"}, 413)
         try:
-            data = json.loads(body)
-            rules, players, seats = _table_request(data)
-        except (ValueError, MessageError) as exc:
+            rules, players, seats = table_request(body)
+            specs = [None if s is None else self.policy.check(s) for s in seats]
+        except BotRefused as exc:
+            index = next(i for i, s in enumerate(seats) if s is not None and _refused(self.policy, s))
+            return JSONResponse({"error": f"seat {index}: {exc}"}, 400)
+        except MessageError as exc:
             return JSONResponse({"error": str(exc)}, 400)
-        if len(tables) >= max_tables:
-            _drop_idle(tables)
-            if len(tables) >= max_tables:
-                return JSONResponse({"error": "the server holds as many tables as it may"}, 503)
+        client = _client_address(request)
+        try:
+            self.registry.reserve(client)
+        except RegistryFull as exc:
+            log.warning("refused a table for %s: %s", client, exc)
+            return JSONResponse({"error": str(exc)}, 503)
         try:
             table = await asyncio.get_running_loop().run_in_executor(
-                executor, lambda: Table.create(rules, players, seats, executor, move_delay,
-                                               seed, allow_spec))
+                self.executor, lambda: Table.create(rules, players, specs, self.executor,
+                                                    self.move_delay, self.seed))
         except TableError as exc:
             return JSONResponse({"error": str(exc)}, 400)
-        tables[table.id] = table
+        table.max_watchers = self.max_watchers
+        if self.bot_seconds is not None:
+            table.bot_seconds = self.bot_seconds
+        try:
+            self.registry.add(table, client)
+        except RegistryFull as exc:  # another request took the place meanwhile
+            table.close()
+            return JSONResponse({"error": str(exc)}, 503)
         base = f"/t/{table.id}"
+        origin = f"{request.url.scheme}://{request.headers['host']}"  # a host we serve
+        watch = f"{base}?token={table.watch_token}"
         return JSONResponse({
-            "table": table.id, "watch": base,
+            "table": table.id, "watch": watch, "watch_qr": qr_svg(origin + watch),
             "seats": [{"seat": s.index, "name": s.name, "bot": s.bot_spec,
-                       "link": f"{base}?token={s.token}" if s.token else None}
+                       "link": f"{base}?token={s.token}" if s.token else None,
+                       "qr": qr_svg(f"{origin}{base}?token={s.token}") if s.token else None}
                       for s in table.seats]})
 
-    async def records(request: Request) -> Response:
-        if not host_ok(request.headers):
-            return PlainTextResponse("unknown host", 400)
-        table = tables.get(request.path_params["table"])
+    async def records(self, request: Request) -> Response:
+        table = self.registry.get(request.path_params["table"])
         if table is None:
             return PlainTextResponse("no such table", 404)
+        if table.seat_of_token(request.query_params.get("token")) is None:
+            return PlainTextResponse("the records need a seat's or the watch link's token", 403)
         return Response(table.record_lines(), media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="gostop-{table.id}.jsonl"'})
 
-    async def card(request: Request) -> Response:
+    async def card(self, request: Request) -> Response:
         code = request.path_params["code"]
         # the package's own drawings (gostop_core.svg): no image file from outside
         if code == "back":
@@ -257,84 +221,96 @@ def create_app(*, hint: HintFunction | None = None, bots: Iterable[str] = (),
         return Response(body, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})
 
-    async def replay_data(request: Request) -> Response:
-        if replay is None:
+    async def replay_data(self, request: Request) -> Response:
+        if self.replay is None:
             return JSONResponse({"error": "no replay loaded"}, 404)
-        return JSONResponse(replay.summary())
+        return JSONResponse(self.replay.summary())
 
-    async def replay_game(request: Request) -> Response:
-        if replay is None:
+    async def replay_game(self, request: Request) -> Response:
+        if self.replay is None:
             return JSONResponse({"error": "no replay loaded"}, 404)
         try:
             index = int(request.path_params["index"])
-            return JSONResponse(replay.frames(index))
+            return JSONResponse(self.replay.frames(index))
         except (ValueError, IndexError):
             return JSONResponse({"error": "no such game"}, 404)
 
     # ------------------------------------------------------------ the socket
-    async def socket(ws: WebSocket) -> None:
-        table = tables.get(ws.path_params["table"])
+    async def socket(self, ws: WebSocket) -> None:
         if not origin_ok(ws.headers):
+            log.warning("refused a socket from origin %r", ws.headers.get("origin"))
             await ws.close(code=4403)  # the handshake is refused
             return
-        if table is None:  # accepted, so that the page can tell "no such table"
-            await ws.accept()
+        table = self.registry.get(ws.path_params["table"])
+        await ws.accept()  # accepted, so that the page can tell why it is closed
+        if table is None:
             await ws.close(code=4404)
             return
         seat = table.seat_of_token(ws.query_params.get("token"))
-        await ws.accept()
-        conn = WsConnection(ws, seat, rate)
-        table.connections.add(conn)
-        strikes = 0
+        if seat is None:
+            await ws.close(code=CLOSE_NO_TOKEN)
+            return
+        conn = WsConnection(ws, None if seat == Table.WATCHER else seat, self.rate)
         try:
-            await conn.send_json(table.state_for(seat))
+            table.join(conn)
+        except TableError as exc:
+            await ws.send_json({"type": "error", "error": str(exc)})
+            await ws.close(code=CLOSE_FULL)
+            return
+        conn.start()
+        try:
+            await table.broadcast()  # the newcomer's frame, and everyone's connected marks
             table.wake_bots()
+            await self._serve(table, conn)
+        finally:
+            table.leave(conn)
+            conn.close()
+            if not table._closed:
+                await table.broadcast()
+
+    async def _serve(self, table: Table, conn: WsConnection) -> None:
+        ws = conn.ws
+        gone = asyncio.ensure_future(conn.gone.wait())
+        try:
             while True:
-                message = await ws.receive()
+                receive = asyncio.ensure_future(ws.receive())
+                await asyncio.wait({receive, gone}, return_when=asyncio.FIRST_COMPLETED)
+                if not receive.done():  # dropped as a slow reader
+                    receive.cancel()
+                    return
+                try:
+                    message = receive.result()
+                except WebSocketDisconnect:
+                    return
                 if message["type"] == "websocket.disconnect":
-                    break
+                    return
                 if not conn.bucket.take():
-                    strikes += 1
-                    await conn.send_json({"type": "error", "error": "too many messages: slow down"})
-                    if strikes > 50:
-                        await ws.close(code=1008)
-                        break
+                    conn.send_nowait({"type": "error", "error": "too many messages: slow down"})
+                    if conn.bucket.strike() > STRIKE_LIMIT:
+                        log.warning("table %s: a connection was closed for flooding", table.id)
+                        conn.close(1008)
+                        return
                     continue
                 try:
-                    msg = parse_message(message.get("text"), seat)
-                    await _handle(table, conn, msg, hint)
+                    msg = parse_message(message.get("text"), conn.seat)
+                    await _handle(table, conn, msg, self.hint)
                 except (MessageError, TableError) as exc:
-                    await conn.send_json({"type": "error", "error": str(exc)})
-        except WebSocketDisconnect:
-            pass
+                    conn.send_nowait({"type": "error", "error": str(exc)})
+                except Exception as exc:  # a fault of ours: say so and go on
+                    log.exception("table %s: a %s message failed", table.id,
+                                  message.get("text", "")[:40])
+                    conn.send_nowait({"type": "error", "error": f"the server failed: "
+                                                                f"{type(exc).__name__}: {exc}"})
         finally:
-            table.connections.discard(conn)
+            gone.cancel()
 
-    @asynccontextmanager
-    async def lifespan(app):
-        yield
-        for table in tables.values():
-            table.close()
-        tables.clear()
-        executor.shutdown(wait=False, cancel_futures=True)
 
-    routes = [
-        Route("/", lobby),
-        Route("/t/{table}", table_page),
-        Route("/replay", replay_page),
-        Route("/api/presets", presets),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table}/records", records),
-        Route("/api/replay", replay_data),
-        Route("/api/replay/{index}", replay_game),
-        Route("/cards/{code}.svg", card),
-        WebSocketRoute("/ws/{table}", socket),
-        Mount("/static", StaticFiles(packages=[("gostop_web", "static")]), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.tables = tables
-    app.state.executor = executor
-    return app
+def _refused(policy: BotPolicy, spec: str) -> bool:
+    try:
+        policy.check(spec)
+    except BotRefused:
+        return True
+    return False
 
 
 async def _handle(table: Table, conn: WsConnection, msg: dict[str, Any],
@@ -342,7 +318,7 @@ async def _handle(table: Table, conn: WsConnection, msg: dict[str, Any],
     kind = msg["type"]
     seat = conn.seat
     if kind == "ping":
-        await conn.send_json({"type": "pong"})
+        conn.send_nowait({"type": "pong"})
     elif kind == "move":
         assert seat is not None
         await table.play(seat, msg["move"], msg.get("turn"))
@@ -353,31 +329,4 @@ async def _handle(table: Table, conn: WsConnection, msg: dict[str, Any],
         assert seat is not None
         if hint is None:
             raise TableError("this server gives no hints")
-        await conn.send_json(await table.hint(seat, hint))
-
-
-def _table_request(data: Any) -> tuple[str, int, list[str | None]]:
-    """``{"rules": "casual", "players": 2, "seats": [null, "greedy"]}`` checked."""
-    if not isinstance(data, dict) or set(data) - {"rules", "players", "seats"}:
-        raise MessageError('send {"rules": ..., "players": ..., "seats": [...]}')
-    rules, players, seats = data.get("rules"), data.get("players"), data.get("seats")
-    if not isinstance(rules, str) or rules not in preset_names():
-        raise MessageError(f"rules: one of {', '.join(preset_names())}")
-    if type(players) is not int or not 2 <= players <= 4:
-        raise MessageError("players: 2, 3 or 4")
-    if not isinstance(seats, list) or len(seats) != players:
-        raise MessageError(f"seats: a list of {players} entries (null for a person, "
-                           "or a bot specification)")
-    for s in seats:
-        if s is not None and (not isinstance(s, str) or not 1 <= len(s) <= 200):
-            raise MessageError("each seat is null (a person) or a bot specification")
-    return rules, players, seats
-
-
-def _drop_idle(tables: dict[str, Table], idle_seconds: float = 3600.0) -> None:
-    """Free the places of tables nobody has watched for an hour."""
-    now = time.monotonic()
-    for tid, table in list(tables.items()):
-        if not table.connections and now - table.created > idle_seconds:
-            table.close()
-            del tables[tid]
+        conn.send_nowait(await table.hint(seat, hint))

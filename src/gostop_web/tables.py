@@ -7,29 +7,43 @@ bot's ``choose`` runs in an executor, so that a thinking bot (or an outside
 ``cmd:`` program) never blocks the event loop.  Every frame a connection gets
 is built from the :class:`~gostop_core.PlayerView` of its seat
 (:func:`gostop_web.state.view_state`); a watcher's from a view with the hand
-left out."""
+left out.
+
+A bot that raises, chooses an illegal move or takes longer than its time
+(:data:`BOT_MOVE_SECONDS`) is replaced by the greedy bot for the rest of the
+match, and the table says so; the table never waits for ever.  Finished hands
+are kept in a ring of :data:`MAX_RECORDS` records."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import secrets
 import time
+from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from gostop_core import GoStopError, Game, Match, Move, Rules
-from gostop_core.bots import Bot, make_bot
+from gostop_core.bots import Bot, GreedyBot, make_bot
 from gostop_core.records import Seat, record_from_game
 from gostop_web.state import outcome_state, public_events, view_state
 
 __all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
-           "HintFunction", "MAX_TABLES"]
+           "HintFunction", "MAX_RECORDS", "MAX_WATCHERS", "BOT_MOVE_SECONDS"]
 
-#: Bots offered by name in the lobby (any other bot specification may be typed).
-BUILTIN_BOTS = ("greedy", "random", "best", "expectimax", "expectimax-v1", "ismcts")
-#: Tables one server holds at once.
-MAX_TABLES = 256
+log = logging.getLogger("gostop_web")
+
+#: Bots offered by name in the lobby.
+BUILTIN_BOTS = ("greedy", "random", "best", "expectimax", "expectimax-v1", "ismcts", "learned")
+#: Finished hands a table keeps for download (the oldest go first).
+MAX_RECORDS = 200
+#: Watchers one table admits at once.
+MAX_WATCHERS = 16
+#: Seconds a bot may think over one move before greedy plays for it.
+BOT_MOVE_SECONDS = 20.0
 
 HintFunction = Callable[[Any], list]
 
@@ -42,8 +56,9 @@ class Connection(Protocol):
     """What a table needs of a client connection."""
 
     seat: int | None
+    closed: bool
 
-    async def send_json(self, data: Any) -> None: ...
+    def send_nowait(self, data: Any) -> None: ...
 
 
 @dataclass
@@ -75,8 +90,13 @@ class Table:
     match: Match = field(init=False)
     game: Game = field(init=False)
     connections: set = field(default_factory=set)
-    records: list[str] = field(default_factory=list)
+    records: deque = field(default_factory=lambda: deque(maxlen=MAX_RECORDS))
     created: float = field(default_factory=time.monotonic)
+    last_active: float = field(default_factory=time.monotonic)
+    watch_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    max_watchers: int = MAX_WATCHERS
+    bot_seconds: float = BOT_MOVE_SECONDS
+    hands_played: int = 0
     last_events: list = field(default_factory=list)
     hand_number: int = 0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -144,14 +164,42 @@ class Table:
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
+    WATCHER = -1
+
     def seat_of_token(self, token: str | None) -> int | None:
-        """The seat a token holds, ``None`` for no token or a wrong one (a watcher)."""
+        """The seat a token holds, :attr:`WATCHER` for the watch token, ``None``
+        for no token or a wrong one (refused)."""
         if not token or not isinstance(token, str) or len(token) > 64:
             return None
         for s in self.seats:
             if s.token is not None and secrets.compare_digest(s.token, token):
                 return s.index
+        if secrets.compare_digest(self.watch_token, token):
+            return self.WATCHER
         return None
+
+    def watchers(self) -> int:
+        return sum(1 for c in self.connections if c.seat is None)
+
+    def join(self, conn: Connection) -> None:
+        """Seat a new connection; :class:`TableError` when the table has as many
+        watchers as it admits."""
+        if conn.seat is None and self.watchers() >= self.max_watchers:
+            raise TableError(f"this table has {self.max_watchers} watchers, the most it admits")
+        self.connections.add(conn)
+        self.touch()
+
+    def leave(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        self.touch()
+
+    def touch(self) -> None:
+        self.last_active = time.monotonic()
+
+    def connected(self) -> list[bool]:
+        """For each seat: a bot, or a person with an open connection."""
+        live = {c.seat for c in self.connections if not c.closed}
+        return [s.is_bot or s.index in live for s in self.seats]
 
     def state_for(self, seat: int | None, events: list | None = None) -> dict[str, Any]:
         """The frame for a connection of ``seat`` (``None``: a watcher)."""
@@ -169,6 +217,7 @@ class Table:
             "you": seat,
             "names": self.names,
             "bots": [s.bot_spec for s in self.seats],
+            "connected": self.connected(),
             "hand_number": self.hand_number,
             "moves": len(g.move_stack),  # decisions so far this hand (public)
             "ledger": list(self.match.ledger),
@@ -181,12 +230,18 @@ class Table:
         }
 
     async def broadcast(self) -> None:
-        """Send every connection the frame of its own seat."""
+        """Queue every connection the frame of its own seat (built and encoded
+        once per seat; never waits for a socket)."""
+        frames: dict[int | None, str] = {}
         for conn in list(self.connections):
-            try:
-                await conn.send_json(self.state_for(conn.seat))
-            except Exception:  # a closed socket: its handler removes it
+            if conn.closed:
                 self.connections.discard(conn)
+                continue
+            frame = frames.get(conn.seat)
+            if frame is None:
+                frame = frames[conn.seat] = json.dumps(
+                    self.state_for(conn.seat), ensure_ascii=False, separators=(",", ":"))
+            conn.send_nowait(frame)
 
     async def play(self, seat: int, text: str, turn: int | None = None) -> None:
         """A person's decision.  Raises :class:`TableError` (and changes nothing)
@@ -209,6 +264,7 @@ class Table:
             if move not in g.legal_moves:
                 raise TableError(f"{move} is not a legal move now")
             self._push(move)
+            self.touch()
         await self.broadcast()
         self.wake_bots()
 
@@ -228,13 +284,15 @@ class Table:
             if s.bot is not None:
                 try:
                     s.bot.end_hand(g.view(s.index), outcome)
-                except Exception:  # a bot's own bookkeeping must not stop the table
-                    pass
+                except Exception as exc:  # a bot's own bookkeeping must not stop the table
+                    log.warning("table %s: %s failed at the end of the hand: %s", self.id,
+                                s.name, exc)
         self.match.record(g)  # the ledger, the next dealer, the nagari streak
         seats = [Seat(s.name, s.bot_spec) for s in self.seats]
         record = record_from_game(g, seats, match={"hand": self.hand_number,
                                                    "ledger": list(self.match.ledger)})
         self.records.append(record.to_json())
+        self.hands_played += 1
 
     async def next_hand(self, seat: int) -> None:
         """Deal the next hand (asked by a person once the hand is over)."""
@@ -244,6 +302,7 @@ class Table:
             if not self.game.is_over():
                 raise TableError("the hand is not over")
             self._deal()
+            self.touch()
         await self.broadcast()
         self.wake_bots()
 
@@ -270,26 +329,46 @@ class Table:
                 await asyncio.sleep(self.move_delay)
             view = g.view(seat.index)
             legal = list(g.legal_moves)
+            move: Any = None
+            problem = None
             try:
-                move = await loop.run_in_executor(self.executor, seat.bot.choose, view, legal)
-            except Exception as exc:  # a broken bot: the table says so and waits
-                await self._say_error(f"{seat.name} failed: {' '.join(str(exc).split())}")
-                return
+                move = await asyncio.wait_for(
+                    loop.run_in_executor(self.executor, seat.bot.choose, view, legal),
+                    self.bot_seconds)
+            except asyncio.TimeoutError:
+                problem = "took_too_long"
+            except Exception as exc:  # a broken bot
+                problem = "failed"
+                log.warning("table %s: %s failed: %s", self.id, seat.name, exc)
+            if problem is None and (not isinstance(move, Move) or move not in legal):
+                problem = "illegal_move"
+                log.warning("table %s: %s chose an illegal move %r", self.id, seat.name, move)
+            if problem is not None:
+                self._replace_bot(seat, problem)
+                move = seat.bot.choose(view, legal)  # greedy: a moment's work
             async with self._lock:
                 if self._closed or self.game is not g or g.is_over():
-                    return
-                if not isinstance(move, Move) or move not in g.legal_moves:
-                    await self._say_error(f"{seat.name} chose an illegal move {move!r}")
                     return
                 self._push(move)
             await self.broadcast()
 
-    async def _say_error(self, message: str) -> None:
+    def _replace_bot(self, seat: TableSeat, problem: str) -> None:
+        """Greedy plays for a bot that failed, for the rest of the match."""
+        old = seat.bot
+        seat.bot = GreedyBot(secrets.randbits(32) if self.seed is None else self.seed)
+        seat.bot.start_hand(self.game.view(seat.index))
+        notice = {"type": "notice", "notice": "bot_replaced", "seat": seat.index,
+                  "problem": problem, "bot": seat.bot_spec, "seconds": self.bot_seconds,
+                  "text": f"{seat.name} {problem.replace('_', ' ')}: greedy plays for it now"}
+        log.warning("table %s: %s", self.id, notice["text"])
+        seat.bot_spec = "greedy"
         for conn in list(self.connections):
+            conn.send_nowait(notice)
+        if old is not None:
             try:
-                await conn.send_json({"type": "error", "error": message})
-            except Exception:
-                self.connections.discard(conn)
+                old.close()
+            except Exception as exc:
+                log.warning("table %s: closing a replaced bot: %s", self.id, exc)
 
     # ------------------------------------------------------------------ hints
     async def hint(self, seat: int, hint: HintFunction) -> dict[str, Any]:
@@ -327,5 +406,5 @@ class Table:
             if s.bot is not None:
                 try:
                     s.bot.close()
-                except Exception:
-                    pass
+                except Exception as exc:
+                    log.warning("table %s: closing %s: %s", self.id, s.name, exc)

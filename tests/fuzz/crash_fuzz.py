@@ -279,7 +279,8 @@ def run_one(item: dict, rng: random.Random) -> str:
             except ValueError as exc:  # a view the search cannot deal from: a clear refusal
                 return f"refused-by-search: {exc}"
             ismcts_fields(rules, fields, iterations=8, seed=rng.randrange(100))
-        chance_distribution(rules, fields, samples=1)
+            # the search's own start (view_base): a view of the seat to move only
+            chance_distribution(rules, fields, samples=1)
         return "accepted"
     try:
         parse_position(text)

@@ -4,18 +4,20 @@
 from __future__ import annotations
 
 import math
+import warnings
 import zlib
-from dataclasses import dataclass
 from typing import Any
 
 
 from gostop_core.bots.base import Bot
+from gostop_core.bots.settings import Setting
+from gostop_core.protocol.wire import MAX_TIME_MS
 from gostop_core.bots.search import (
     CHANCE_SEAT, MAX_DEPTH, MAX_PLAN, MAX_SAMPLES, StopToken, search_fields,
 )
 from gostop_core.cards import CARD_CODES
 from gostop_core.game import PlayerView
-from gostop_core.moves import Move
+from gostop_core.moves import Move, RankedMove
 from gostop_core.notation import parse_view
 from gostop_core.rules import Rules
 
@@ -23,25 +25,6 @@ __all__ = ["ExpectimaxBot", "RankedMove"]
 
 
 # ---------------------------------------------------------------- the expectimax bot
-
-@dataclass(frozen=True)
-class RankedMove:
-    """A legal move with its expected value (net points for the seat, by the
-    search's model) and its principal line: the move, then the typical
-    continuation (``flip:5A`` a card turned from the stock, ``p1:7J1`` a move
-    of seat 1, plain moves the seat's own)."""
-
-    move: Move
-    value: float
-    line: tuple[str, ...]
-    #: Deals of the unseen cards the value averages (fewer for a move the
-    #: successive halving dropped early).
-    samples: int = 0
-
-    def as_dict(self) -> dict:
-        return {"move": str(self.move), "value": round(self.value, 4), "line": list(self.line),
-                "samples": self.samples}
-
 
 def _line_entry(seat: int, viewer: int, code: int) -> str:
 
@@ -98,6 +81,29 @@ class ExpectimaxBot(Bot):
     #: Leaf values accepted.
     LEAVES = ("rollout", "estimate")
 
+    #: The settings, declared once (gostop_core.bots.settings): specifications,
+    #: protocol options, the web lobby's bounds and the help all come from here.
+    SETTINGS = (
+        Setting("depth", "depth", "int", DEPTH, "search depth in turns", 1, MAX_DEPTH, cap=2),
+        Setting("samples", "samples", "int", SAMPLES, "deals of the unseen cards searched",
+                1, MAX_SAMPLES, cap=256),
+        Setting("leaf", "leaf", "choice", LEAF, "value past the depth", choices=LEAVES),
+        Setting("win", "win_bonus", "float", WIN_BONUS, "points added to a won hand's value",
+                -100.0, 100.0),
+        Setting("halving", "halving", "level", 0,
+                "1: the better half on twice the samples; 2: sequential halving",
+                choices=(0, 1, 2)),
+        Setting("time", "time_ms", "float", 0.0, "milliseconds a decision (0: no limit)",
+                0.0, float(MAX_TIME_MS), cap=3000.0),
+        Setting("stop", "stop_z", "float", 0.0,
+                "stop once the best move leads by this many standard errors (0: off)",
+                0.0, 100.0),
+        Setting("plan", "plan", "int", 0, "playouts per Go planned inside the playouts",
+                0, MAX_PLAN, cap=4),
+        Setting("consistent", "consistent", "switch", False,
+                "own later decisions one choice per information set"),
+    )
+
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  samples: int | None = None, leaf: str | None = None,
                  win_bonus: float | None = None, halving: int = 0,
@@ -131,9 +137,18 @@ class ExpectimaxBot(Bot):
                              f"got {self.leaf!r}")
         if not math.isfinite(self.win_bonus):
             raise ValueError(f"expectimax win bonus must be a finite number, got {self.win_bonus}")
-        self.nodes = 0
+        #: Search nodes (decisions and chance nodes) visited by this bot so far.
+        self.nodes_visited = 0
         #: Set from any thread, it stops this bot's search under way (None: no token).
         self.stop_token: StopToken | None = None
+
+    @property
+    def nodes(self) -> int:
+        """Deprecated: :attr:`nodes_visited` (``nodes`` of the ismcts bot is the
+        size of its tree, a setting: one name, one meaning)."""
+        warnings.warn("ExpectimaxBot.nodes is now nodes_visited", DeprecationWarning,
+                      stacklevel=2)
+        return self.nodes_visited
 
     def analyse(self, view: PlayerView | str) -> list[RankedMove]:
         """Every legal move of the view's seat (which must be the one to move),
@@ -152,7 +167,7 @@ class ExpectimaxBot(Bot):
                                **self.search_options(rules, fields))
         self.last_samples = result["samples"]
         self.last_stopped = result["stopped"]
-        self.nodes += result["nodes"]
+        self.nodes_visited += result["nodes"]
         seat = fields["seat"]
         ranked = [RankedMove(Move.from_code(code), value,
                              tuple(_line_entry(s, seat, c) for s, c in line), count)

@@ -44,14 +44,14 @@ from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.ismcts import MAX_ITERATIONS
 from gostop_core.bots.mcts import IsmctsBot
-from gostop_core.bots.search import MAX_DEPTH, MAX_PLAN, MAX_SAMPLES
+from gostop_core.bots.settings import protocol_options
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.errors import (
     BotError, BotProtocolError, BotTerminatedError, BotTimeoutError, IllegalBotMoveError,
     MoveParseError,
 )
 from gostop_core.game import Outcome, PlayerView
-from gostop_core.moves import Move
+from gostop_core.moves import Move, RankedMove
 from gostop_core.protocol.transport import (
     QUIT_WAIT,  # noqa: F401  (an 0.1 name)
     DEFAULT_MOVE_TIME, MockTransport, ProcessTransport, Transport, close_all_bots,
@@ -59,10 +59,12 @@ from gostop_core.protocol.transport import (
 )
 from gostop_core.protocol.client import GRACE, Limit, SimpleEngine
 from gostop_core.protocol.server import (
-    BotBackend, EngineBackend, RankedEntry, SearchResult, outcome_from_dict,
+    BotBackend, EngineBackend, SearchResult, outcome_from_dict,
 )
 from gostop_core.protocol.server import serve as serve_backend
-from gostop_core.protocol.wire import MAX_LINE, MAX_TIME_MS, PROTOCOL_V1, MessageError, Option
+from gostop_core.protocol.wire import (
+    MAX_LINE, MAX_TIME_MS, PROTOCOL_V1, MessageError, Option, engine_name,
+)
 
 __all__ = [
     "PROTOCOL", "MAX_LINE", "MAX_OUTPUT", "GRACE", "DEFAULT_MOVE_TIME",
@@ -77,9 +79,6 @@ PROTOCOL = PROTOCOL_V1
 MAX_OUTPUT = 1024 * 1024
 
 
-def _engine_name() -> str:
-    from gostop_core import __version__
-    return f"gostop {__version__}"
 
 
 def _dumps(message: dict) -> str:
@@ -170,7 +169,7 @@ class BotProtocol:
 
     def hello(self) -> None:
         """Send ``hello`` (the answer ``ready`` is read whenever it comes)."""
-        self._send({"type": "hello", "protocol": PROTOCOL, "engine": _engine_name()})
+        self._send({"type": "hello", "protocol": PROTOCOL, "engine": engine_name()})
 
     def new_hand(self, view: str, hand: int, seat: int, players: int, rules: str) -> None:
         """Send ``newhand`` with the seat's view after the deal."""
@@ -429,7 +428,7 @@ class SearchBotBackend(EngineBackend):
         rounds = self.ROUNDS if info is not None else 1
         per_round = max(1, -(-total // rounds))
         sums: dict[Move, list] = {}
-        nodes_before = getattr(bot, "nodes", 0) if isinstance(bot, ExpectimaxBot) else 0
+        nodes_before = getattr(bot, "nodes_visited", 0) if isinstance(bot, ExpectimaxBot) else 0
         done = 0
         stopped = "samples"
         try:
@@ -475,52 +474,31 @@ class SearchBotBackend(EngineBackend):
         ranked_entries = self._ranking(sums)
         allowed = set(legal)
         move = next((r.move for r in ranked_entries if r.move in allowed), legal[0])
-        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        nodes = getattr(bot, "nodes_visited", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
         return SearchResult(move, ranked_entries, nodes, done, stopped)
 
     @staticmethod
-    def _ranking(sums: dict) -> list[RankedEntry]:
-        entries = [RankedEntry(m, (v / n) if n else math.nan, n, tuple(line))
+    def _ranking(sums: dict) -> list[RankedMove]:
+        entries = [RankedMove(m, (v / n) if n else math.nan, tuple(line), n)
                    for m, (v, n, line) in sums.items()]
         return sorted(entries, key=lambda r: (-r.samples, -(r.value if r.samples else -math.inf)))
 
     def _report(self, sums: dict, done: int, started: float, bot: Bot,
                 nodes_before: int) -> dict:
         ranked = self._ranking(sums)
-        nodes = getattr(bot, "nodes", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
+        nodes = getattr(bot, "nodes_visited", 0) - nodes_before if isinstance(bot, ExpectimaxBot) else 0
         return {"moves": [r.as_dict() for r in ranked], "samples": done, "nodes": nodes,
                 "time_ms": int(round((time.monotonic() - started) * 1000)),
                 "line": list(ranked[0].line) if ranked else []}
 
 
 def _option_specs(bot: Bot) -> dict[str, tuple[Option, str]]:
-    """The options of ``bot`` (name -> (option, attribute)); the names are
-    those of the bot's ``key=value`` settings (docs/bots.md)."""
-    if isinstance(bot, ExpectimaxBot):
-        specs = [
-            (Option("depth", "spin", bot.depth, 1, MAX_DEPTH), "depth"),
-            (Option("samples", "spin", bot.samples, 1, MAX_SAMPLES), "samples"),
-            (Option("leaf", "combo", bot.leaf, choices=ExpectimaxBot.LEAVES), "leaf"),
-            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
-            (Option("halving", "spin", int(bot.halving), 0, 2), "halving"),
-            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
-            (Option("stop", "float", bot.stop_z, 0.0, 100.0), "stop_z"),
-            (Option("plan", "spin", bot.plan, 0, MAX_PLAN), "plan"),
-            (Option("consistent", "check", bool(bot.consistent)), "consistent"),
-        ]
-    elif isinstance(bot, IsmctsBot):
-        specs = [
-            (Option("iterations", "spin", bot.iterations, 1, MAX_ITERATIONS), "iterations"),
-            (Option("c", "float", bot.c, 0.0, 100.0), "c"),
-            (Option("time", "float", bot.time_ms, 0.0, float(MAX_TIME_MS)), "time_ms"),
-            (Option("win", "float", bot.win_bonus, -100.0, 100.0), "win_bonus"),
-            (Option("opponents", "combo", bot.opponents, choices=IsmctsBot.OPPONENTS),
-             "opponents"),
-            (Option("loop", "combo", bot.loop, choices=IsmctsBot.LOOPS), "loop"),
-        ]
-    else:
-        specs = []
-    return {spec.name: (spec, attribute) for spec, attribute in specs}
+    """The options of ``bot`` (name -> (option, attribute)): every setting of
+    its class's table that can change on a built bot (``SETTINGS``,
+    :mod:`gostop_core.bots.settings`), named as in its ``key=value``
+    settings (docs/bots.md)."""
+    return {name: (option, setting.attribute)
+            for name, (option, setting) in protocol_options(bot).items()}
 
 
 def serve(bot: Bot | EngineBackend, lines: Iterable[Any], write: Callable[[str], None],

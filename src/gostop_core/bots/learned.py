@@ -22,20 +22,13 @@ from typing import Any
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.policy import MAX_OBS, LearnedPolicy, load_weights
 from gostop_core.bots.search import MAX_CUT, MAX_WORLDS
+from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
 from gostop_core.notation import parse_view
 from gostop_core.rules import Rules
 
 __all__ = ["LearnedBot", "learned_from_spec", "LEARNED_KEYS"]
-
-#: ``learned:key=value`` settings and the LearnedBot argument each sets.
-LEARNED_KEYS = {"depth": "depth", "samples": "samples", "win": "win_bonus", "halving": "halving",
-                "time": "time_ms", "stop": "stop_z", "own": "own", "others": "others",
-                "cut": "cut", "worlds": "worlds", "temp": "temperature", "weights": "weights"}
-_FLOATS = ("win", "time", "stop", "temp")
-_WORDS = ("weights",)
-_FLAGS = ("own", "others", "halving")
 
 _WEIGHTS_CACHE: dict[str | None, dict] = {}
 
@@ -61,6 +54,23 @@ class LearnedBot(ExpectimaxBot):
     OWN = False
     OTHERS = True
 
+    #: The settings, declared once (gostop_core.bots.settings): the search's
+    #: (those of ``expectimax:`` the learned bot takes) and the model's.
+    SETTINGS = tuple(s for s in ExpectimaxBot.SETTINGS
+                     if s.name in ("depth", "samples", "win", "halving", "time", "stop")) + (
+        Setting("own", "own", "switch", OWN, "the policy plays the bot's own playout moves"),
+        Setting("others", "others", "switch", OTHERS,
+                "the policy plays the other seats' playout moves"),
+        Setting("cut", "cut", "int", 0, "playout turns before the learned value (0: to the end)",
+                0, MAX_CUT),
+        Setting("worlds", "worlds", "int", 1,
+                "deals drawn by the opponents' observed moves (1: off)", 1, MAX_WORLDS, cap=8),
+        Setting("temp", "temperature", "float", None, "the policy's temperature "
+                "(default: the weights')", 0.01, 100.0, live=False),
+        Setting("weights", "weights", "path", None, "a weights file (default: the shipped one)",
+                live=False),
+    )
+
     def __init__(self, seed: int | None = None, weights: str | None = None,
                  own: bool | None = None, others: bool | None = None, cut: int = 0,
                  worlds: int = 1,
@@ -76,9 +86,9 @@ class LearnedBot(ExpectimaxBot):
             raise ValueError(f"learned cut must be 0..{MAX_CUT} turns, got {cut}")
         if not 1 <= self.worlds <= MAX_WORLDS:
             raise ValueError(f"learned worlds must be 1..{MAX_WORLDS}, got {worlds}")
-        self.model = LearnedPolicy(w["policy"], w["value"],
-                                   w["temperature"] if temperature is None else temperature,
-                                   w["header"])
+        #: The policy's temperature (the weights' own unless given).
+        self.temperature = float(w["temperature"] if temperature is None else temperature)
+        self.model = LearnedPolicy(w["policy"], w["value"], self.temperature, w["header"])
         self._capsule = self.model.capsule()
         self._seat: int | None = None
         self._seen: list[tuple[str, int]] = []
@@ -141,22 +151,12 @@ class LearnedBot(ExpectimaxBot):
 
 def learned_from_spec(spec: str, seed: int | None,
                       base: dict[str, Any] | None = None) -> LearnedBot:
-    """A LearnedBot from ``key=value`` pairs separated by commas (LEARNED_KEYS),
-    over the search settings ``base``."""
-    kwargs: dict[str, Any] = dict(base or {})
-    if spec.strip():
-        for item in spec.split(","):
-            key, sep, value = item.partition("=")
-            key, value = key.strip(), value.strip()
-            if not sep or key not in LEARNED_KEYS or not value:
-                raise ValueError(f"bad learned setting {item!r}: use key=value with key one of "
-                                 f"{', '.join(LEARNED_KEYS)} (e.g. learned:samples=128,worlds=8)")
-            try:
-                if key in _FLAGS and value not in ("0", "1"):
-                    raise ValueError
-                kwargs[LEARNED_KEYS[key]] = (value if key in _WORDS else
-                                             float(value) if key in _FLOATS else int(value))
-            except ValueError:
-                raise ValueError(f"bad learned setting {item!r}: {key} needs "
-                                 f"{'0 or 1' if key in _FLAGS else 'a number'}") from None
-    return LearnedBot(seed, **kwargs)
+    """A LearnedBot from ``key=value`` pairs separated by commas (its
+    :data:`~LearnedBot.SETTINGS`), over the search settings ``base``."""
+    return LearnedBot(seed, **settings_from_spec("learned", spec, LearnedBot.SETTINGS,
+                                                 "learned:samples=128,worlds=8", base))
+
+
+#: ``learned:key=value`` settings and the LearnedBot argument each sets (from
+#: :data:`LearnedBot.SETTINGS`).
+LEARNED_KEYS = {s.name: s.attribute for s in LearnedBot.SETTINGS}

@@ -10,6 +10,8 @@ import zlib
 from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import RankedMove
 from gostop_core.bots.search import StopToken
+from gostop_core.bots.settings import Setting
+from gostop_core.protocol.wire import MAX_TIME_MS
 from gostop_core.bots.ismcts import (
     DEFAULT_C, DEFAULT_ITERATIONS, DEFAULT_NODES, MAX_ITERATIONS, MAX_NODES, MIN_NODES, ismcts_fields,
 )
@@ -59,6 +61,27 @@ class IsmctsBot(Bot):
     WIN_BONUS = 2.0
     OPPONENTS = ("greedy", "tree")
     LOOPS = ("closed", "open")
+
+    #: The settings, declared once (gostop_core.bots.settings).
+    SETTINGS = (
+        Setting("iterations", "iterations", "int", ITERATIONS, "deals played a decision",
+                1, MAX_ITERATIONS, cap=50000),
+        Setting("c", "c", "float", C, "exploration (times the payoffs' spread)", 0.0, 100.0),
+        Setting("time", "time_ms", "float", 0.0, "milliseconds a decision (0: no limit)",
+                0.0, float(MAX_TIME_MS), cap=3000.0),
+        Setting("win", "win_bonus", "float", WIN_BONUS, "points added to a won hand's value",
+                -100.0, 100.0),
+        Setting("opponents", "opponents", "choice", "greedy",
+                "the other seats: the greedy policy, or by UCB in the tree", choices=OPPONENTS),
+        Setting("loop", "loop", "choice", "closed",
+                "closed: public events are edges; open: decisions only", choices=LOOPS),
+        Setting("nodes", "nodes", "int", DEFAULT_NODES, "size of the tree's node pool",
+                MIN_NODES, MAX_NODES, cap=DEFAULT_NODES),
+        Setting("prior", "prior", "float", 0.0, "points of bias toward the greedy move",
+                0.0, 1000.0),
+        Setting("widen", "widen", "float", 0.0,
+                "try one more move every this many visits (0: off)", 0.0, 1e6),
+    )
 
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  c: float | None = None, time_ms: float = 0.0, win_bonus: float | None = None,

@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from gostop_core.bots.base import Bot
 from gostop_core.bots.external import ExternalBot
-from gostop_core.bots.registry import BOT_NAMES, SETTINGS_PREFIXES, make_builtin_bot
+from gostop_core.bots.registry import BOT_NAMES, is_builtin_spec, make_builtin_bot
 from gostop_core.errors import BotSpecError
 
 __all__ = ["BotSpec", "ENTRY_POINT_GROUP", "make_bot", "resolve_bot", "registered_bots",
@@ -175,7 +175,7 @@ def resolve_bot(spec: str) -> BotSpec:
         raise BotSpecError(f"a bot specification is a string, got {type(spec).__name__}")
     text = spec.strip()
     low = text.lower()
-    if low in _BUILTIN or low.startswith(SETTINGS_PREFIXES):
+    if is_builtin_spec(low):
         make_builtin_bot(low)  # validates the settings now
         return BotSpec(low, "builtin", lambda seed: make_builtin_bot(low, seed))
     if low.startswith("cmd:"):
@@ -225,7 +225,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if not isinstance(name, str):
         raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
     key = name.strip().lower()
-    if key in BOT_NAMES or key.startswith(SETTINGS_PREFIXES):
+    if is_builtin_spec(key):
         return make_builtin_bot(key, seed)
 
     return resolve_bot(name).make(seed)

@@ -28,3 +28,4 @@ cdef int learned_move(const GameStateC* s, const RulesC* r, const uint16_t* move
                       const void* model) noexcept nogil
 cdef double learned_value(const GameStateC* s, const RulesC* r, int seat, const void* model) noexcept nogil
 cdef double world_weight(const GameStateC* world, const RulesC* r, const void* model) noexcept nogil
+cdef uint64_t taken_by(const GameStateC* s, const RulesC* r, uint16_t move) noexcept nogil

@@ -27,7 +27,7 @@ from gostop_core.movegen cimport (
     move_kind, move_card, move_target, make_move, month_counts, months_with_three,
     PHASE_OVER, PHASE_PLAY, PHASE_GO_STOP, PHASE_FLIP_CHOICE,
     MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_GO, MOVE_STOP, MOVE_SHAKE,
-    MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
+    MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE, seen_by,
 )
 from gostop_core.state cimport CoreState
 from gostop_core.errors import IllegalMoveError, RulesError
@@ -293,7 +293,7 @@ cdef inline void write_observation(const GameStateC* s, const RulesC* r, int sea
     the 8 card sets are gathered first and written as planes in one call."""
     cdef int n = s.nplayers, k, q
     cdef uint64_t sets[8]
-    cdef uint64_t visible = s.field | s.hand[seat]
+    cdef uint64_t visible = seen_by(s, seat)
     cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
     cdef uint8_t* scalars = out + PLANE_SCALARS
     memset(scalars, 0, OBS_SIZE - PLANE_SCALARS)
@@ -302,11 +302,9 @@ cdef inline void write_observation(const GameStateC* s, const RulesC* r, int sea
     sets[2] = 0
     if s.flip_card != GS_NO_CARD:
         sets[2] = GS_BIT(s.flip_card)
-        visible |= sets[2]
     q = seat
     for k in range(4):
         if k < n:
-            visible |= s.captured[q]
             sets[3 + k] = s.captured[q]
             scalars[k] = gs_popcount(s.hand[q])
             scalars[4 + k] = s.go_count[q]

@@ -104,9 +104,6 @@ class AnalysisResult:
     info: list[dict] = field(default_factory=list)
 
 
-def _engine_name() -> str:
-    from gostop_core import __version__
-    return f"gostop {__version__}"
 
 
 def _view_and_legal(position: Game | PlayerView | str,
@@ -173,7 +170,7 @@ class SimpleEngine:
     def hello(self) -> None:
         """Send ``hello``, offering both protocol versions."""
         self._send({"type": "hello", "protocol": list(wire.PROTOCOLS),
-                    "engine": _engine_name()})
+                    "engine": wire.engine_name()})
 
     def wait_ready(self, timeout: float | None = None, required: bool = True) -> dict | None:
         """Wait for the ``ready`` line.  Silence past ``timeout`` raises

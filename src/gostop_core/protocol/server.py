@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable
 
 from gostop_core.errors import GoStopError
 from gostop_core.game import Outcome, PlayerView
-from gostop_core.moves import Move
+from gostop_core.moves import Move, RankedMove
 from gostop_core.protocol import wire
 from gostop_core.protocol.positions import (legal_moves_of_view, replay_position, replay_view,
                                             state_of_position, state_of_view)
@@ -38,27 +38,12 @@ __all__ = ["EngineBackend", "BotBackend", "SearchResult", "RankedEntry", "serve"
            "time_budget_ms", "outcome_from_dict", "engine_name"]
 
 
-def engine_name() -> str:
-    """``gostop VERSION``, as ``hello`` and ``ready`` name it."""
-    from gostop_core import __version__
-    return f"gostop {__version__}"
+engine_name = wire.engine_name
 
 
-@dataclass
-class RankedEntry:
-    """One legal move of an analysis: its value (net points, in payout units,
-    for the seat), the samples (deals, iterations) it averages, and the line
-    the engine expects after it."""
-
-    move: Move
-    value: float
-    samples: int = 0
-    line: tuple[str, ...] = ()
-
-    def as_dict(self) -> dict:
-        value = self.value if self.value == self.value else None  # nan: never searched
-        return {"move": str(self.move), "value": None if value is None else round(value, 4),
-                "samples": self.samples, "line": list(self.line)}
+#: The old name of :class:`~gostop_core.moves.RankedMove` (one class ranks
+#: moves for the bots and the protocol alike).
+RankedEntry = RankedMove
 
 
 @dataclass
@@ -67,7 +52,7 @@ class SearchResult:
     (best first; may be empty for a bot that does not rank), nodes, samples."""
 
     move: Move
-    ranked: list[RankedEntry] = field(default_factory=list)
+    ranked: list[RankedMove] = field(default_factory=list)
     nodes: int = 0
     samples: int = 0
     stopped: str = ""

@@ -39,7 +39,7 @@ __all__ = [
     "PROTOCOL_V1", "PROTOCOL_V2", "PROTOCOLS", "MAX_LINE", "MAX_NESTING", "MAX_LIST",
     "MAX_ID", "MAX_ID_LENGTH", "MAX_TIME_MS", "MessageError", "TooLong", "LineReader", "check_nesting",
     "decode", "encode", "stream_lines", "reader_of", "error_message", "peek_id", "validate_id", "validate_time",
-    "validate_moves", "choose_protocol", "Option", "OPTION_TYPES",
+    "validate_moves", "choose_protocol", "Option", "OPTION_TYPES", "engine_name",
 ]
 
 #: The first version: requests carry the legal moves, answers carry no id.
@@ -62,6 +62,12 @@ MAX_ID = 2 ** 53 - 1
 MAX_ID_LENGTH = 64
 #: The longest time or clock a message may name, in milliseconds (one day).
 MAX_TIME_MS = 86_400_000
+
+
+def engine_name() -> str:
+    """``gostop VERSION``: how gostop names itself in ``hello`` and ``ready``."""
+    from gostop_core import __version__
+    return f"gostop {__version__}"
 
 
 class MessageError(BotProtocolError, ValueError):

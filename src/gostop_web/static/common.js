@@ -26,6 +26,9 @@ const LABELS = {
     start: "◀◀ Start", end: "End ▶▶", game: "Game", hands_open: "every hand open (a record)",
     multipliers: "multipliers", none: "none", stop_value: "A Stop now pays",
     gone: "This table is no longer on the server.", refused: "The server refused this page's connection.",
+    no_token: "This link holds no seat or watch token: ask for your own link.",
+    full: "This table admits no more watchers.", too_slow: "This page fell behind and was disconnected: reload it.",
+    bot_replaced: "plays greedy from now on", took_too_long: "took too long", failed: "failed", illegal_move: "chose an illegal move",
   },
   ko: {
     title: "고스톱", lang: "English", field: "바닥", hand: "내 패", stock: "더미",
@@ -49,6 +52,9 @@ const LABELS = {
     start: "◀◀ 처음", end: "끝 ▶▶", game: "판", hands_open: "모든 패 공개 (기보)",
     multipliers: "배수", none: "없음", stop_value: "지금 스톱하면",
     gone: "이 판은 서버에 더 이상 없습니다.", refused: "서버가 이 연결을 거절했습니다.",
+    no_token: "이 링크에는 자리나 관전 토큰이 없습니다. 자기 링크를 받으세요.",
+    full: "이 판은 관전자를 더 받지 않습니다.", too_slow: "이 페이지가 뒤처져 연결이 끊겼습니다. 새로 고치세요.",
+    bot_replaced: "이제부터 그리디 봇이 대신 둡니다", took_too_long: "시간 초과", failed: "오류", illegal_move: "규칙에 어긋난 수",
   },
 };
 const PRESET_WORDS = {

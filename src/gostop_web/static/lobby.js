@@ -53,9 +53,11 @@ async function create(e) {
   const links = el("ul", { class: "links" });
   for (const s of people) {
     const url = location.origin + s.link;
-    links.append(el("li", {}, t("seat") + " " + s.seat + ": ", el("a", { href: s.link, text: url })));
+    links.append(el("li", {}, t("seat") + " " + s.seat + ": ", el("a", { href: s.link, text: url }),
+                    qrImage(s.qr)));
   }
-  links.append(el("li", {}, t("watch") + ": ", el("a", { href: d.watch, text: location.origin + d.watch })));
+  links.append(el("li", {}, t("watch") + ": ", el("a", { href: d.watch, text: location.origin + d.watch }),
+                  qrImage(d.watch_qr)));
   document.getElementById("links").replaceChildren(el("h2", { text: t("seat_links") }), links);
 }
 
@@ -72,3 +74,9 @@ document.getElementById("preset").addEventListener("change", drawPlayers);
 document.getElementById("players").addEventListener("change", drawSeats);
 document.getElementById("lobby").addEventListener("submit", create);
 document.getElementById("lang").addEventListener("click", () => { toggleLang(); drawLabels(); drawSeats(); });
+
+// a seat's link as a QR code (drawn by the server), so that a phone joins by scanning
+function qrImage(dataUri) {
+  if (!dataUri) return "";
+  return el("img", { class: "qr", alt: "QR", src: dataUri });
+}

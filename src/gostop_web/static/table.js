@@ -23,11 +23,14 @@ function connect() {
       document.body.dataset.moves = String(msg.moves);
     }
     else if (msg.type === "error") showError(msg.error);
+    else if (msg.type === "notice") showNotice(msg);
     else if (msg.type === "hint") showHint(msg);
   };
   sock.onclose = (e) => {
-    if (e.code === 4404 || e.code === 4403) {  // the table is gone, or the page is not ours
-      showError(e.code === 4404 ? t("gone") : t("refused"));
+    const final = { 4404: "gone", 4403: "refused", 4400: "refused", 4401: "no_token",
+                    4429: "full", 4408: "too_slow" };
+    if (e.code in final) {  // retrying would meet the same answer
+      showError(t(final[e.code]));
       return;
     }
     setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
@@ -70,7 +73,7 @@ function render(fresh) {
   for (const id of ["download", "download2"]) {
     const a = document.getElementById(id);
     a.textContent = t("download") + " (" + frame.records + ")";
-    a.href = "/api/tables/" + tableId + "/records";
+    a.href = "/api/tables/" + tableId + "/records?token=" + encodeURIComponent(token);
     a.style.visibility = frame.records ? "visible" : "hidden";
   }
   const hb = document.getElementById("hint-button");
@@ -216,3 +219,10 @@ document.getElementById("over").addEventListener("click", (e) => {
 });
 document.documentElement.lang = LANG;
 connect();
+
+function showNotice(msg) {  // a bot replaced by greedy: said in the log and the error line
+  const who = frame ? frame.names[msg.seat] : "#" + msg.seat;
+  const text = who + ": " + t(msg.problem) + " — " + t("bot_replaced");
+  document.getElementById("log").prepend(el("div", { class: "new notice", text: text }));
+  showError(text);
+}

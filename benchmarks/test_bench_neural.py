@@ -1,0 +1,50 @@
+"""Self-play actor decisions a second (pytest-benchmark); figures in docs/performance.md.
+
+Run for figures:  python -m pytest benchmarks/test_bench_neural.py --benchmark-enable
+CI runs them with benchmarks disabled, as smoke tests.  ``decisions_per_s`` is
+network decisions with a choice (forced moves are played in C without the
+network and not counted); one core: numpy's BLAS is held to one thread by the
+caller (OPENBLAS_NUM_THREADS=1 in the documented command).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gostop_core.neural.network import Network
+from gostop_core.neural.selfplay import SelfPlay
+
+GAMES = 1024
+STEPS = 20
+
+
+@pytest.mark.parametrize("hidden", [(256, 128), (128, 64)], ids=["256-128", "128-64"])
+def test_actor_decisions_per_second(benchmark, hidden):
+    """The actor's whole step: C encoding and first layer, numpy head, C choice and apply."""
+    net = Network.initial(hidden, seed=0)
+    actor = SelfPlay(GAMES, "casual", 2, seed=1, weights=net.play_weights())
+
+    def run():
+        before = actor.decisions
+        for _ in range(STEPS):
+            actor.advance(net.head(actor.prepare()), 0.05)
+            if actor.pending_samples > 60_000:
+                actor.drain()
+        return actor.decisions - before
+
+    done = benchmark(run)
+    assert done > 0
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and stats.stats.min > 0:
+        benchmark.extra_info["decisions_per_s"] = done / stats.stats.min
+
+
+def test_one_bot_decision_from_a_view(benchmark):
+    """The neural bot's decision as `gostop hint --bot neural` makes it (view parse,
+    inputs, Q of every legal move)."""
+    from gostop_core import Game
+    from gostop_core.bots.neural import NeuralBot
+    bot = NeuralBot()
+    game = Game("casual", seed=3)
+    view, legal = game.view(game.turn), list(game.legal_moves)
+    assert benchmark(bot.choose, view, legal) in legal

@@ -1,0 +1,10 @@
+"""The neural network of the ``neural`` bot and its Deep Monte-Carlo training.
+
+* :mod:`gostop_core.neural.selfplay` (compiled): the inputs of a seat's view and
+  of each legal move, the split first layer, the batched self-play actor;
+* :mod:`gostop_core.neural.network`: the Q network in numpy, Adam, weights files;
+* :mod:`gostop_core.neural.dmc`: the training loop (``gostop train-neural``).
+
+The shipped weights (``casual2.npz``, 2 players, casual) and how they were made
+are in docs/strength.md, round 6.
+"""

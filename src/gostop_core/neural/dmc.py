@@ -1,0 +1,222 @@
+"""Deep Monte-Carlo training of the Q network by self-play (``gostop train-neural``).
+
+One process: the actor (:class:`~gostop_core.neural.selfplay.SelfPlay`, thousands
+of games in C, epsilon-greedy on the current network) fills a replay buffer
+with (state, action, final result) samples, and the learner regresses Q on
+them (mean squared error, Adam, numpy).  Every ``checkpoint_s`` seconds the
+run writes ``checkpoint.npz`` in its directory (the weights, Adam's moments,
+the sampling RNG, hands and samples seen; written to a temporary file and
+renamed), evaluates the network against the greedy policy on fixed deals and
+appends a line to ``curve.jsonl``.  ``resume`` picks the run up from its last
+checkpoint (the replay buffer is refilled by the actor: it is not saved).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import signal
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from gostop_core.neural.network import (
+    INPUTS, RETURN_SCALE, Adam, Network, NeuralWeightsError, input_scale, load_network,
+    save_network,
+)
+from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, SelfPlay
+from gostop_core.rules import Rules
+
+__all__ = ["TrainConfig", "train", "evaluate_vs_greedy"]
+
+#: Evaluation deals start here: tuning seeds stay below 1,000,000.
+EVAL_SEED = 500_000
+
+
+@dataclass
+class TrainConfig:
+    rules: str = "casual"
+    players: int = 2
+    hands: int = 20_000_000       # stop after this many self-play hands
+    games: int = 1024             # games stepped side by side
+    epsilon: float = 0.05
+    lr: float = 3e-4
+    batch: int = 1024
+    replay: int = 500_000         # samples kept
+    ratio: float = 0.5            # training rows per new sample
+    hidden1: int = 256
+    hidden2: int = 128
+    seed: int = 0
+    checkpoint_s: float = 300.0
+    eval_deals: int = 200
+    sync_batches: int = 20        # learner steps between copies of the weights to the actor
+
+
+def _versions() -> dict[str, str]:
+    from gostop_core import __version__
+    return {"gostop": __version__, "numpy": np.__version__, "python": platform.python_version()}
+
+
+def evaluate_vs_greedy(net: Network, rules: str | Rules = "casual", players: int = 2,
+                       deals: int = 200, seed: int = EVAL_SEED) -> dict:
+    """The network (argmax Q) against the greedy policy on ``deals`` duplicate
+    deals (each played from every seat): mean points a game, a 95% interval
+    over deals, and the share of decided games won."""
+    sp = SelfPlay(deals * players, rules, players, seed=seed, weights=net.play_weights(),
+                  greedy_seats=True, record=False)
+    while True:
+        h1 = sp.prepare()
+        if h1.shape[0] == 0:
+            break
+        sp.advance(net.head(h1), 0.0)
+    res = np.asarray(sp.results, dtype=np.float64)
+    per_deal = res.reshape(deals, players).mean(axis=1)
+    mean = float(per_deal.mean())
+    half = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(deals) if deals > 1 else float("nan")
+    decided = res != 0
+    return {"points": mean, "low": mean - half, "high": mean + half,
+            "win_rate": float((res > 0).sum() / max(1, decided.sum())), "deals": deals}
+
+
+class _Replay:
+    def __init__(self, capacity: int):
+        self.s = np.zeros((capacity, NUM_STATE_FEATURES), dtype=np.uint8)
+        self.a = np.zeros((capacity, NUM_ACTION_FEATURES), dtype=np.uint8)
+        self.r = np.zeros(capacity, dtype=np.float32)
+        self.size = 0
+        self.at = 0
+
+    def add(self, s: np.ndarray, a: np.ndarray, r: np.ndarray) -> None:
+        cap = self.r.shape[0]
+        n = r.shape[0]
+        if n > cap:
+            s, a, r, n = s[-cap:], a[-cap:], r[-cap:], cap
+        end = self.at + n
+        first = min(n, cap - self.at)
+        self.s[self.at:self.at + first] = s[:first]
+        self.a[self.at:self.at + first] = a[:first]
+        self.r[self.at:self.at + first] = r[:first]
+        if first < n:
+            self.s[:n - first] = s[first:]
+            self.a[:n - first] = a[first:]
+            self.r[:n - first] = r[first:]
+        self.at = end % cap
+        self.size = min(cap, self.size + n)
+
+    def batch(self, rng: np.random.Generator, n: int, scale: np.ndarray):
+        idx = rng.integers(0, self.size, n)
+        x = np.empty((n, INPUTS), dtype=np.float32)
+        x[:, :NUM_STATE_FEATURES] = self.s[idx]
+        x[:, NUM_STATE_FEATURES:] = self.a[idx]
+        x *= scale
+        return x, self.r[idx] / RETURN_SCALE
+
+
+def _save(path: Path, net: Network, opt: Adam, rng: np.random.Generator, cfg: TrainConfig,
+          progress: dict, command: str) -> str:
+    extra = {f"adam_m_{k}": v for k, v in opt.m.items()}
+    extra.update({f"adam_v_{k}": v for k, v in opt.v.items()})
+    extra["adam_t"] = np.array([opt.t], dtype=np.int64)
+    extra["rng"] = np.frombuffer(json.dumps(rng.bit_generator.state).encode(), dtype=np.uint8)
+    header = {"command": command, "config": asdict(cfg), "versions": _versions(),
+              "seeds": {"selfplay": cfg.seed, "eval": EVAL_SEED}, **progress}
+    return save_network(path, net, extra, header)
+
+
+def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: str = "",
+          log: Callable[[str], None] = print, stop_after_s: float | None = None) -> Network:
+    """Run (or, with ``resume``, continue) a training run in ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / "checkpoint.npz"
+    scale = input_scale()
+    progress: dict[str, Any] = {"hands": 0, "samples": 0, "batches": 0, "seconds": 0.0}
+    if resume and ckpt.exists():
+        net, extra = load_network(ckpt, with_extra=True)
+        saved = net.header.get("config", {})
+        for key in ("rules", "players", "hidden1", "hidden2"):
+            if saved.get(key) != getattr(cfg, key):
+                raise NeuralWeightsError(f"{ckpt}: the run has {key}={saved.get(key)!r}, "
+                                         f"not {getattr(cfg, key)!r}")
+        opt = Adam(net, cfg.lr)
+        opt.m = {k: extra[f"adam_m_{k}"] for k in net.params}
+        opt.v = {k: extra[f"adam_v_{k}"] for k in net.params}
+        opt.t = int(extra["adam_t"][0])
+        rng = np.random.default_rng()
+        rng.bit_generator.state = json.loads(extra["rng"].tobytes().decode())
+        progress = {k: net.header.get(k, v) for k, v in progress.items()}
+        log(f"resumed {ckpt}: {progress['hands']:,} hands, {progress['samples']:,} samples")
+    else:
+        if resume:
+            log(f"no checkpoint in {out}: starting a new run")
+        net = Network.initial((cfg.hidden1, cfg.hidden2), cfg.seed)
+        opt = Adam(net, cfg.lr)
+        rng = np.random.default_rng(cfg.seed)
+    # each sitting's deals continue from the hands already seen
+    actor = SelfPlay(cfg.games, cfg.rules, cfg.players, seed=cfg.seed * 1_000_003 + int(progress["hands"]),
+                     weights=net.play_weights())
+    replay = _Replay(cfg.replay)
+    stop = {"now": False}
+
+    def _stop(signum, frame):
+        stop["now"] = True
+    old = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    start = time.monotonic()
+    seconds0 = progress["seconds"]
+    last_ckpt = start
+    hands0 = actor.hands
+    credit = 0.0
+    losses: list[float] = []
+    try:
+        while progress["hands"] < cfg.hands and not stop["now"]:
+            h1 = actor.prepare()
+            actor.advance(net.head(h1), cfg.epsilon)
+            progress["hands"] += actor.hands - hands0
+            hands0 = actor.hands
+            if actor.pending_samples >= 8192:
+                s, a, r = actor.drain()
+                replay.add(s, a, r)
+                progress["samples"] += len(r)
+                credit += cfg.ratio * len(r)
+                while credit >= cfg.batch and replay.size >= 4 * cfg.batch:
+                    x, y = replay.batch(rng, cfg.batch, scale)
+                    losses.append(opt.step(x, y))
+                    credit -= cfg.batch
+                    progress["batches"] += 1
+                    if progress["batches"] % cfg.sync_batches == 0:
+                        actor.set_weights(net.play_weights())
+                actor.set_weights(net.play_weights())
+            now = time.monotonic()
+            if stop_after_s is not None and now - start >= stop_after_s:
+                break
+            if now - last_ckpt >= cfg.checkpoint_s:
+                _checkpoint(out, ckpt, net, opt, rng, cfg, progress, command, losses, log,
+                            seconds0 + now - start)
+                losses = []
+                last_ckpt = time.monotonic()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    _checkpoint(out, ckpt, net, opt, rng, cfg, progress, command, losses, log,
+                seconds0 + time.monotonic() - start)
+    return net
+
+
+def _checkpoint(out: Path, ckpt: Path, net: Network, opt: Adam, rng: np.random.Generator,
+                cfg: TrainConfig, progress: dict, command: str, losses: list[float],
+                log: Callable[[str], None], seconds: float) -> None:
+    progress["seconds"] = round(seconds, 1)
+    digest = _save(ckpt, net, opt, rng, cfg, progress, command)
+    point = dict(progress, loss=float(np.mean(losses)) if losses else None, sha256=digest)
+    if cfg.eval_deals > 0:
+        point["vs_greedy"] = evaluate_vs_greedy(net, cfg.rules, cfg.players, cfg.eval_deals)
+    with open(out / "curve.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(point, sort_keys=True) + "\n")
+    ev = point.get("vs_greedy")
+    log(f"{progress['hands']:,} hands, {progress['samples']:,} samples, loss "
+        f"{point['loss'] if point['loss'] is None else round(point['loss'], 4)}"
+        + (f", vs greedy {ev['points']:+.2f} [{ev['low']:+.2f}, {ev['high']:+.2f}]" if ev else ""))

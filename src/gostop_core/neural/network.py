@@ -1,0 +1,207 @@
+"""The Q network: a multilayer perceptron on (state, action) bytes, in numpy.
+
+``Q(s, a) = w3 . relu(W2 relu(W1 [s; a] * scale + b1) + b2) + b3``, in units
+of :data:`RETURN_SCALE` points.  The input scale (1 for the card planes, 1/10
+for the counts) is folded into ``W1`` for playing (:func:`play_weights`), so
+the C first layer reads the bytes as they are.  Weights files are ``.npz``
+holding the arrays and a JSON header (format, sizes, command, seeds, hands
+seen, library versions); :func:`load_network` validates every field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gostop_core.errors import GoStopError
+from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES
+
+__all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
+           "input_scale", "load_network", "save_network", "DEFAULT_WEIGHTS"]
+
+#: Q is learned in units of this many points (keeps the targets near 1).
+RETURN_SCALE = 10.0
+NETWORK_FORMAT = "gostop-dmc-1"
+INPUTS = NUM_STATE_FEATURES + NUM_ACTION_FEATURES
+#: The weights shipped with the package (2 players, casual).
+DEFAULT_WEIGHTS = Path(__file__).with_name("casual2.npz")
+_PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3")
+
+
+class NeuralWeightsError(GoStopError, ValueError):
+    """A network weights file that cannot be used (named field, reason)."""
+
+
+def input_scale() -> np.ndarray:
+    """The factor of each input byte: 1 for card planes and one-hot flags,
+    1/10 for counts and scores."""
+    scale = np.ones(INPUTS, dtype=np.float32)
+    scale[350:NUM_STATE_FEATURES] = 0.1
+    scale[NUM_STATE_FEATURES + 162:] = 0.1
+    return scale
+
+
+class Network:
+    """The parameters (float32) and the forward pass over many rows."""
+
+    def __init__(self, params: dict[str, np.ndarray], header: dict[str, Any] | None = None):
+        self.params = {k: np.ascontiguousarray(params[k], dtype=np.float32) for k in _PARAMS}
+        self.header = dict(header or {})
+        self._play: dict[str, np.ndarray] | None = None
+
+    @classmethod
+    def initial(cls, hidden: tuple[int, int] = (256, 128), seed: int = 0) -> "Network":
+        rng = np.random.default_rng(seed)
+        h1, h2 = hidden
+        params = {
+            "w1": rng.normal(0, np.sqrt(2.0 / 60), (INPUTS, h1)),   # ~60 non-zero inputs
+            "b1": np.zeros(h1),
+            "w2": rng.normal(0, np.sqrt(2.0 / h1), (h1, h2)),
+            "b2": np.zeros(h2),
+            "w3": rng.normal(0, np.sqrt(1.0 / h2), (h2,)) * 0.1,
+            "b3": np.zeros(1),
+        }
+        return cls(params)
+
+    @property
+    def hidden(self) -> tuple[int, int]:
+        return self.params["w1"].shape[1], self.params["w2"].shape[1]
+
+    def play_weights(self) -> dict[str, np.ndarray]:
+        """The first layer with the input scale folded in (for the C layer)."""
+        if self._play is None:
+            self._play = {"w1": self.params["w1"] * input_scale()[:, None], "b1": self.params["b1"]}
+        return self._play
+
+    def changed(self) -> None:
+        self._play = None
+
+    def head(self, h1: np.ndarray) -> np.ndarray:
+        """Q in points of rows whose first hidden layer (after ReLU) is ``h1``."""
+        p = self.params
+        h2 = h1 @ p["w2"]
+        h2 += p["b2"]
+        np.maximum(h2, 0, out=h2)
+        return (h2 @ p["w3"] + p["b3"][0]) * RETURN_SCALE
+
+    def q_values(self, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Q in points of each action row (uint8 (n, ACTION_FEATURES)) in
+        ``state`` (uint8 (STATE_FEATURES,)), with the first layer split."""
+        w = self.play_weights()
+        s = state.astype(np.float32) @ w["w1"][:NUM_STATE_FEATURES] + w["b1"]
+        h1 = actions.astype(np.float32) @ w["w1"][NUM_STATE_FEATURES:] + s
+        np.maximum(h1, 0, out=h1)
+        return self.head(h1)
+
+
+class Adam:
+    """Adam on the network's parameters, with its state kept for checkpoints."""
+
+    def __init__(self, net: Network, lr: float = 3e-4, beta1: float = 0.9, beta2: float = 0.999):
+        self.net = net
+        self.lr, self.beta1, self.beta2 = lr, beta1, beta2
+        self.t = 0
+        self.m = {k: np.zeros_like(v) for k, v in net.params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in net.params.items()}
+
+    def step(self, x: np.ndarray, target: np.ndarray) -> float:
+        """One step of mean squared error on scaled inputs ``x`` (float32
+        (n, INPUTS)) and targets in RETURN_SCALE units; returns the loss."""
+        p = self.net.params
+        n = x.shape[0]
+        z1 = x @ p["w1"] + p["b1"]
+        a1 = np.maximum(z1, 0)
+        z2 = a1 @ p["w2"] + p["b2"]
+        a2 = np.maximum(z2, 0)
+        q = a2 @ p["w3"] + p["b3"][0]
+        err = q - target
+        loss = float(np.mean(err * err))
+        g = (2.0 / n) * err.astype(np.float32)
+        grads = {"w3": a2.T @ g, "b3": np.array([g.sum()], dtype=np.float32)}
+        d2 = np.outer(g, p["w3"])
+        d2 *= z2 > 0
+        grads["w2"] = a1.T @ d2
+        grads["b2"] = d2.sum(axis=0)
+        d1 = d2 @ p["w2"].T
+        d1 *= z1 > 0
+        grads["w1"] = x.T @ d1
+        grads["b1"] = d1.sum(axis=0)
+        self.t += 1
+        c1 = 1 - self.beta1 ** self.t
+        c2 = 1 - self.beta2 ** self.t
+        for k, gk in grads.items():
+            m, v = self.m[k], self.v[k]
+            m *= self.beta1
+            m += (1 - self.beta1) * gk
+            v *= self.beta2
+            v += (1 - self.beta2) * (gk * gk)
+            p[k] -= (self.lr / c1) * m / (np.sqrt(v / c2) + 1e-8)
+        self.net.changed()
+        return loss
+
+
+def _arrays_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)  # type: ignore[arg-type]
+    return buf.getvalue()
+
+
+def save_network(path: str | os.PathLike, net: Network, extra: dict[str, np.ndarray] | None = None,
+                 header: dict[str, Any] | None = None) -> str:
+    """Write ``net`` (and ``extra`` arrays, e.g. the optimiser's) to ``path``
+    atomically (a temporary file renamed over it); returns the sha256 of the
+    parameters, also stored in the header."""
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        raise NeuralWeightsError(f"{path}: not a regular file")
+    digest = hashlib.sha256(_arrays_bytes(net.params)).hexdigest()
+    head = dict(net.header, **(header or {}), format=NETWORK_FORMAT,
+                hidden=list(net.hidden), inputs=[NUM_STATE_FEATURES, NUM_ACTION_FEATURES],
+                return_scale=RETURN_SCALE, sha256=digest)
+    arrays = dict(net.params, **(extra or {}))
+    arrays["header"] = np.frombuffer(json.dumps(head, sort_keys=True).encode(), dtype=np.uint8)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(_arrays_bytes(arrays))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    net.header = head
+    return digest
+
+
+def load_network(path: str | os.PathLike | None = None, with_extra: bool = False):
+    """The network of ``path`` (default: the shipped weights), validated;
+    with ``with_extra``, ``(network, {other arrays})``."""
+    path = Path(DEFAULT_WEIGHTS if path is None else path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError, EOFError) as exc:
+        raise NeuralWeightsError(f"{path}: not a network weights file ({exc})") from None
+    try:
+        header = json.loads(arrays.pop("header").tobytes().decode())
+    except (KeyError, ValueError, UnicodeDecodeError):
+        raise NeuralWeightsError(f"{path}: no readable header") from None
+    if not isinstance(header, dict) or header.get("format") != NETWORK_FORMAT:
+        raise NeuralWeightsError(f"{path}: format {header.get('format') if isinstance(header, dict) else None!r}, "
+                                 f"expected {NETWORK_FORMAT!r}")
+    for k in _PARAMS:
+        if k not in arrays:
+            raise NeuralWeightsError(f"{path}: no array {k!r}")
+        if arrays[k].dtype.kind != "f" or not np.all(np.isfinite(arrays[k])):
+            raise NeuralWeightsError(f"{path}: {k} is not an array of finite numbers")
+    h1 = arrays["w1"].shape[1] if arrays["w1"].ndim == 2 else -1
+    h2 = arrays["w2"].shape[1] if arrays["w2"].ndim == 2 else -1
+    shapes = {"w1": (INPUTS, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "w3": (h2,), "b3": (1,)}
+    for k, shape in shapes.items():
+        if arrays[k].shape != shape or not 1 <= h1 <= 1024 or not 1 <= h2 <= 1024:
+            raise NeuralWeightsError(f"{path}: {k} has shape {arrays[k].shape}, expected {shape}")
+    net = Network({k: arrays.pop(k) for k in _PARAMS}, header)
+    return (net, arrays) if with_extra else net

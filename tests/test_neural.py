@@ -1,0 +1,288 @@
+"""The neural network bot and its Deep Monte-Carlo training (gostop_core.neural)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from gostop_cli.main import cli
+from gostop_core import Game
+from gostop_core.bots import make_bot
+from gostop_core.bots.base import play_game
+from gostop_core.bots.neural import NeuralBot
+from gostop_core.bots.simple import GreedyBot
+from gostop_core.neural.dmc import TrainConfig, evaluate_vs_greedy, train
+from gostop_core.neural.network import (
+    Adam, Network, NeuralWeightsError, input_scale, load_network, save_network,
+)
+from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, SelfPlay, view_inputs
+from gostop_core.notation import parse_view
+
+
+@pytest.fixture(scope="module")
+def weights(tmp_path_factory):
+    """A small random network saved as a weights file."""
+    path = tmp_path_factory.mktemp("neural") / "net.npz"
+    save_network(path, Network.initial((32, 16), seed=3), header={"command": "test"})
+    return str(path)
+
+
+def _swap_hidden(text: str) -> str:
+    # seat 1's first hand card swapped with the stock's last card: seat 0 sees no change
+    tokens = dict(t.split("=", 1) for t in text.split()[1:])
+    hands = [h.split(",") for h in tokens["hands"].split("|")]
+    stock = tokens["stock"].split(",")
+    hands[1][0], stock[-1] = stock[-1], hands[1][0]
+    tokens["hands"] = "|".join(",".join(h) for h in hands)
+    tokens["stock"] = ",".join(stock)
+    return "gostop/1 " + " ".join(f"{k}={v}" for k, v in tokens.items())
+
+
+def test_the_inputs_of_a_view_do_not_depend_on_hidden_cards():
+    for seed in range(8):
+        game = Game("casual", seed=seed)
+        if game.is_over():
+            continue
+        other = Game.from_position(_swap_hidden(game.position()))
+        assert game.position() != other.position()
+        a = view_inputs(*parse_view(game.view(0).to_str()))
+        b = view_inputs(*parse_view(other.view(0).to_str()))
+        assert a[0] == b[0]
+        assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+
+
+def test_the_inputs_name_every_legal_move_and_the_seats_own_cards():
+    game = Game("casual", seed=11)
+    codes, state, actions = view_inputs(*parse_view(game.view(game.turn).to_str()))
+    assert sorted(codes) == sorted(m.code for m in game.legal_moves)
+    assert state.shape == (NUM_STATE_FEATURES,) and actions.shape == (len(codes), NUM_ACTION_FEATURES)
+    hand = game.view(game.turn).hand
+    assert int(state[:50].sum()) == len(hand)
+    # every action row is distinct: the network can tell the moves apart
+    assert len({row.tobytes() for row in actions}) == len(codes)
+
+
+def test_the_neural_bot_decides_from_the_view_alone_and_deterministically(weights):
+    bot = NeuralBot(weights=weights)
+    for seed in range(6):
+        game = Game("casual", seed=seed)
+        if game.is_over():
+            continue
+        other = Game.from_position(_swap_hidden(game.position()))
+        a = bot.choose(game.view(0), list(game.legal_moves))
+        b = NeuralBot(weights=weights).choose(other.view(0), list(other.legal_moves))
+        assert a == b and a in game.legal_moves
+
+
+def test_the_neural_bot_plays_whole_games_under_casual_and_standard(weights):
+    # 4 players do not fit the inputs: the bot plays the greedy move there
+    for preset, players in (("casual", 2), ("casual", 3), ("standard", 2), ("family", 4)):
+        game = Game(preset, players, seed=5)
+        play_game(game, [make_bot(f"neural:weights={weights}")] + [GreedyBot()] * (players - 1))
+        assert game.is_over()
+
+
+@pytest.mark.parametrize("preset,players,deals", [("casual", 2, 6), ("casual", 3, 3),
+                                                   ("standard", 2, 3)])
+def test_the_c_evaluation_plays_the_games_the_python_bots_play(weights, preset, players, deals):
+    """evaluate_vs_greedy steps the network and the C greedy policy in C; the
+    same deals played move by move by NeuralBot and GreedyBot end the same."""
+    net = load_network(weights)
+    seed = 500_000
+    result = evaluate_vs_greedy(net, preset, players, deals, seed)
+    totals = []
+    for d in range(deals):
+        for seat in range(players):
+            game = Game(preset, players, seed=seed + d)
+            bots = [GreedyBot() for _ in range(players)]
+            bots[seat] = NeuralBot(weights=weights)
+            outcome = play_game(game, bots)
+            if game.rules.payment != 0:      # chips
+                totals.append(outcome.chips[seat])
+            else:
+                won = outcome.winner == seat
+                totals.append(0 if outcome.winner is None else
+                              (outcome.points if won else -outcome.points))
+    assert result["points"] == pytest.approx(np.mean(totals))
+
+
+def test_self_play_samples_carry_each_seats_final_result(weights):
+    net = load_network(weights)
+    sp = SelfPlay(16, "casual", 2, seed=9, weights=net.play_weights())
+    for _ in range(200):
+        sp.advance(net.head(sp.prepare()), 0.1)
+    s, a, r = sp.drain()
+    assert sp.hands > 0 and len(r) > 0 and sp.pending_samples == 0
+    assert s.shape == (len(r), NUM_STATE_FEATURES) and a.shape == (len(r), NUM_ACTION_FEATURES)
+    # 2 players, casual: a seat wins or loses the winner's points, or the hand is drawn
+    assert np.all(np.abs(r) <= 300) and np.all(r == np.round(r))
+    # every sample is a choice of the seat to move: one action kind set
+    assert np.all(a[:, :12].sum(axis=1) == 1)
+
+
+def test_the_same_seed_gives_the_same_self_play(weights):
+    net = load_network(weights)
+    out = []
+    for _ in range(2):
+        sp = SelfPlay(8, "casual", 2, seed=4, weights=net.play_weights())
+        for _ in range(100):
+            sp.advance(net.head(sp.prepare()), 0.2)
+        out.append(sp.drain())
+    for x, y in zip(*out):
+        assert np.array_equal(x, y)
+
+
+def test_adam_fits_a_target_the_network_can_express():
+    rng = np.random.default_rng(0)
+    net = Network.initial((16, 8), seed=1)
+    x = (rng.random((256, len(input_scale()))) < 0.05).astype(np.float32)
+    y = x[:, 0] * 2.0 - x[:, 1]
+    opt = Adam(net, lr=1e-2)
+    first = opt.step(x, y)
+    for _ in range(80):
+        last = opt.step(x, y)
+    assert last < 0.2 * first
+
+
+def test_a_tiny_training_run_checkpoints_and_resumes(tmp_path):
+    cfg = TrainConfig(hands=600, games=32, batch=64, replay=20_000, hidden1=16, hidden2=8,
+                      eval_deals=4, checkpoint_s=1e9)
+    train(tmp_path, cfg, command="test", log=lambda _: None)
+    first = load_network(tmp_path / "checkpoint.npz")
+    assert first.header["hands"] >= 600 and first.header["samples"] > 0
+    assert first.header["versions"]["numpy"] == np.__version__
+    cfg.hands = 1200
+    train(tmp_path, cfg, resume=True, command="test", log=lambda _: None)
+    second, extra = load_network(tmp_path / "checkpoint.npz", with_extra=True)
+    assert second.header["hands"] >= 1200 and second.header["samples"] > first.header["samples"]
+    assert int(extra["adam_t"][0]) == second.header["batches"] > 0
+    curve = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
+    assert [p["hands"] for p in curve] == [first.header["hands"], second.header["hands"]]
+    assert all(p["vs_greedy"]["deals"] == 4 for p in curve)
+    # the checkpoint is a weights file the bot plays with
+    game = Game("casual", seed=3)
+    play_game(game, [NeuralBot(weights=str(tmp_path / "checkpoint.npz")), GreedyBot()])
+
+
+def test_resuming_with_another_network_shape_is_refused(tmp_path):
+    cfg = TrainConfig(hands=100, games=16, batch=64, replay=20_000, hidden1=16, hidden2=8,
+                      eval_deals=0, checkpoint_s=1e9)
+    train(tmp_path, cfg, log=lambda _: None)
+    cfg.hidden1 = 32
+    with pytest.raises(NeuralWeightsError, match="hidden1"):
+        train(tmp_path, cfg, resume=True, log=lambda _: None)
+
+
+def test_the_loader_rejects_files_that_are_no_network(tmp_path, weights):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(NeuralWeightsError, match="not a network weights file"):
+        load_network(bad)
+    net = load_network(weights)
+    params = dict(net.params)
+    params["w2"] = params["w2"][:, :3]
+    np.savez(tmp_path / "shape.npz", header=np.frombuffer(json.dumps(
+        dict(net.header)).encode(), dtype=np.uint8), **params)
+    with pytest.raises(NeuralWeightsError, match="has shape"):
+        load_network(tmp_path / "shape.npz")
+    params = dict(net.params)
+    params["b1"] = params["b1"] * np.nan
+    np.savez(tmp_path / "nan.npz", header=np.frombuffer(json.dumps(
+        dict(net.header)).encode(), dtype=np.uint8), **params)
+    with pytest.raises(NeuralWeightsError, match="finite"):
+        load_network(tmp_path / "nan.npz")
+    with pytest.raises(NeuralWeightsError, match="regular file"):
+        save_network(tmp_path, net)
+
+
+def test_gostop_train_neural_runs_a_tiny_training_and_reports_bad_input(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "run"
+    result = runner.invoke(cli, ["train-neural", "--out", str(out), "--hands", "300", "--games",
+                                 "16", "--batch", "64", "--replay", "10000", "--hidden", "16", "8",
+                                 "--eval-deals", "2"])
+    assert result.exit_code == 0, result.output
+    assert (out / "checkpoint.npz").is_file() and (out / "curve.jsonl").is_file()
+    result = runner.invoke(cli, ["train-neural", "--out", str(out), "--hands", "600", "--games",
+                                 "16", "--hidden", "32", "8", "--resume"])
+    assert result.exit_code == 2 and "hidden1" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_gostop_hint_ranks_the_moves_by_the_networks_q(weights):
+    runner = CliRunner()
+    position = runner.invoke(cli, ["deal", "--seed", "7"]).output.strip()
+    result = runner.invoke(cli, ["hint", position, "--bot", f"neural:weights={weights}", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    values = [m["value"] for m in doc["moves"]]
+    assert values == sorted(values, reverse=True) and doc["best"] == doc["moves"][0]["move"]
+    game = Game.from_position(position)
+    assert sorted(m["move"] for m in doc["moves"]) == sorted(str(m) for m in game.legal_moves)
+    bot = NeuralBot(weights=weights)
+    assert doc["best"] == str(bot.choose(game.view(game.turn), list(game.legal_moves)))
+    bad = runner.invoke(cli, ["hint", position, "--bot", "neural:weights=/nonexistent.npz"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_the_go_stop_can_be_left_to_the_search(weights):
+    bot = make_bot(f"neural:weights={weights},gostop=search")
+    plays = 0
+    for seed in range(40):
+        game = Game("casual", seed=seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            if any(m.kind == "go" for m in legal):
+                view = game.view(game.turn)
+                assert bot.choose(view, legal) == make_bot("expectimax-v1", seed=None).choose(view, legal)
+                plays += 1
+                break
+            game.push(GreedyBot().choose(game.view(game.turn), legal))
+        if plays:
+            break
+    assert plays
+    with pytest.raises(ValueError, match="gostop"):
+        make_bot("neural:gostop=maybe")
+    with pytest.raises(ValueError, match="bad neural setting"):
+        make_bot("neural:depth=2")
+
+
+def test_the_actor_refuses_bad_arguments_and_leaves_the_games_as_they_were(weights):
+    net = load_network(weights)
+    with pytest.raises(ValueError, match="w1"):
+        SelfPlay(4, "casual", 2, weights={"w1": np.zeros((3, 8)), "b1": np.zeros(8)})
+    with pytest.raises(ValueError, match="weights are needed"):
+        SelfPlay(4, "casual", 2)
+    with pytest.raises(ValueError, match="room for 3 seats"):
+        SelfPlay(4, "family", 4, weights=net.play_weights())
+    sp = SelfPlay(4, "casual", 2, seed=2, weights=net.play_weights())
+    h1 = sp.prepare()
+    with pytest.raises(ValueError, match="one per row"):
+        sp.advance(np.zeros(h1.shape[0] + 1))
+    with pytest.raises(ValueError, match="epsilon"):
+        sp.advance(np.zeros(h1.shape[0]), 1.5)
+    assert sp.decisions == 0
+    sp.advance(net.head(h1))
+    assert sp.decisions == 4
+
+
+def test_the_snapshot_script_copies_the_weights_and_the_curve(tmp_path, capsys):
+    from conftest import load_script
+    run = tmp_path / "run"
+    cfg = TrainConfig(hands=200, games=16, batch=64, replay=20_000, hidden1=16, hidden2=8,
+                      eval_deals=2, checkpoint_s=1e9)
+    train(run, cfg, command="test", log=lambda _: None)
+    snapshot = load_script("neural_snapshot")
+    weights, curve = tmp_path / "w.npz", tmp_path / "docs" / "curve.jsonl"
+    assert snapshot.main([str(run), "--weights", str(weights), "--curve", str(curve)]) == 0
+    shipped, shipped_extra = load_network(weights, with_extra=True)
+    checkpoint, extra = load_network(run / "checkpoint.npz", with_extra=True)
+    assert not shipped_extra and "adam_t" in extra       # the weights alone, no optimiser
+    for k, v in checkpoint.params.items():
+        assert np.array_equal(shipped.params[k], v)
+    assert shipped.header["sha256"] == checkpoint.header["sha256"]
+    assert curve.read_text() == (run / "curve.jsonl").read_text()
+    assert f"| {checkpoint.header['hands']:,} |" in capsys.readouterr().out
