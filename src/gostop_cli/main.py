@@ -40,6 +40,7 @@ class GostopGroup(click.Group):
              **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        _printable_streams()
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
@@ -67,6 +68,19 @@ class GostopGroup(click.Group):
         except OSError as exc:
             _write_failed(exc)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _printable_streams() -> None:
+    """Text no encoding can hold (a lone surrogate in a record's seat name, or
+    a character the terminal's code page lacks) is printed as a backslash
+    escape rather than ending the command in a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # closed, or a stream that cannot change
+                pass
 
 
 def _write_failed(exc: OSError) -> None:

@@ -10,6 +10,7 @@ import click
 
 from gostop_core import Game, GoStopError, PlayerView
 from gostop_core import svg as svg_drawing
+from gostop_core.outfiles import write_output
 from gostop_cli.options import CommandError, FloatRange, IntRange
 
 __all__ = ["svg_cmd"]
@@ -77,5 +78,10 @@ def svg_cmd(position: str | None, seat: int | None, size: float, lastmove: str |
                                      lastmove=lastmove, size=size)
     except (GoStopError, ValueError, IndexError) as exc:
         raise CommandError(" ".join(str(exc).split())) from None
-    with click.open_file(output, "w", encoding="utf-8") as handle:
-        handle.write(text + "\n")
+    if output == "-":
+        click.echo(text)
+        return
+    try:
+        write_output(output, text + "\n")
+    except GoStopError as exc:
+        raise CommandError(" ".join(str(exc).split())) from None

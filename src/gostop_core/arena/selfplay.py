@@ -31,6 +31,7 @@ from gostop_core.arena.games import DealPlayer
 from gostop_core.arena.ray_backend import ray_batches, require_ray
 from gostop_core.bots.plugins import resolve_bot
 from gostop_core.errors import GoStopError
+from gostop_core.outfiles import write_output
 from gostop_core.notation import rules_to_token
 from gostop_core.records import Seat, record_from_game
 from gostop_core.rules import Rules
@@ -129,8 +130,10 @@ def _load_manifest(path: str, settings: dict) -> dict[int, dict]:
             old = json.load(fh)
     except FileNotFoundError:
         return {}
+    except RecursionError:  # nested deeper than the JSON reader goes
+        raise SelfPlayError(f"cannot read {path}: nested too deep (not a manifest)") from None
     except (OSError, ValueError) as exc:
-        raise SelfPlayError(f"cannot read {path}: {exc}") from None
+        raise SelfPlayError(f"cannot read {path}: {' '.join(str(exc).split())}") from None
     if not isinstance(old, dict) or old.get("format") != FORMAT:
         raise SelfPlayError(f"{path} is not a self-play manifest ({FORMAT})")
     differ = [k for k in _SAME if old.get(k) != settings[k]]
@@ -143,28 +146,42 @@ def _load_manifest(path: str, settings: dict) -> dict[int, dict]:
     if not isinstance(shards, list):
         raise SelfPlayError(f"{path}: 'shards' is not a list")
     done: dict[int, dict] = {}
-    for s in shards:
-        if (isinstance(s, dict) and isinstance(s.get("first"), int)
-                and isinstance(s.get("games"), int) and isinstance(s.get("file"), str)
-                and isinstance(s.get("bytes"), int)):
-            done[s["first"]] = s
+    for number, entry in enumerate(shards):
+        done_entry = _check_shard(path, number, entry)
+        done[done_entry["first"]] = done_entry
     return done
 
 
+_SHARD_INTS = ("first", "games", "forfeits", "bytes")
+
+
+def _check_shard(path: str, number: int, entry: Any) -> dict:
+    """One ``shards`` entry of a manifest, every field checked: a damaged entry
+    stops the run (the shards on disk stay as they are) instead of being skipped."""
+    where = f"{path}: shards[{number}]"
+    if not isinstance(entry, dict):
+        raise SelfPlayError(f"{where} is not an object")
+    if not isinstance(entry.get("file"), str):
+        raise SelfPlayError(f"{where}.file is {_described(entry.get('file'))}, not a file name")
+    for key in _SHARD_INTS:
+        value = entry.get(key)
+        if type(value) is not int or value < 0:
+            raise SelfPlayError(f"{where}.{key} is {_described(value)}, not a count")
+    if "sha256" in entry and not isinstance(entry["sha256"], str):
+        raise SelfPlayError(f"{where}.sha256 is {_described(entry['sha256'])}, not a digest")
+    return entry
+
+
+def _described(value: Any) -> str:
+    if value is None:
+        return "missing or null"
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
+
+
 def _write_atomic(path: str, text: str) -> None:
-    tmp = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-    except OSError:  # a full disk: the finished files stay as they were
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    os.replace(tmp, path)
+    # a device or FIFO named manifest.json is written in place, never replaced
+    write_output(path, text)
 
 
 def run_selfplay(bot: str, games: int, out: str, players: int = 2,

@@ -33,6 +33,7 @@ from gostop_core.bots.policy import (
     WEIGHTS_FORMAT, check_weights, view_features, view_value_features,
 )
 from gostop_core.errors import GoStopError
+from gostop_core.outfiles import write_output
 from gostop_core.game import Game
 from gostop_core.notation import parse_view
 from gostop_core.rules import Rules
@@ -130,28 +131,87 @@ def generate(expert: str, first_seed: int, games: int, out: str,
     return written
 
 
+# A line of a data file holds one game: a few hundred decisions of a few
+# hundred characters.  Longer lines are refused unread, so memory stays bounded.
+MAX_DATA_LINE = 16_000_000
+
+
 def read_games(path: str) -> Iterator[dict]:
-    """The games of a data file written by :func:`generate`; a malformed line
-    raises :class:`TrainingDataError` naming it."""
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
+    """The games of a data file written by :func:`generate`, one line at a time;
+    a malformed line (bad JSON, nested too deep, longer than
+    :data:`MAX_DATA_LINE`, or any field of the wrong type or range) raises
+    :class:`TrainingDataError` naming the file, the line and the field."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        number = 0
+        while True:
+            line = fh.readline(MAX_DATA_LINE + 1)
+            if not line:
+                return
+            number += 1
+            if len(line) > MAX_DATA_LINE and not line.endswith("\n"):
+                raise TrainingDataError(f"{path}, line {number}: longer than "
+                                        f"{MAX_DATA_LINE:,} characters")
             if not line.strip():
                 continue
             try:
                 game = json.loads(line)
-                if not isinstance(game, dict):
-                    raise ValueError("not an object")
-                for key in ("seed", "decisions", "net"):
-                    if key not in game:
-                        raise ValueError(f"no {key!r}")
-                for d in game["decisions"]:
-                    if not (isinstance(d["view"], str) and isinstance(d["moves"], list)
-                            and d["choice"] in d["moves"] and isinstance(d["seat"], int)
-                            and 0 <= d["seat"] < len(game["net"])):
-                        raise ValueError("bad decision")
-            except (ValueError, KeyError, TypeError) as exc:
-                raise TrainingDataError(f"{path}, line {number}: {exc}") from None
+            except RecursionError:
+                raise TrainingDataError(f"{path}, line {number}: nested too deep") from None
+            except ValueError as exc:
+                raise TrainingDataError(f"{path}, line {number}: not valid JSON "
+                                        f"({' '.join(str(exc).split())[:80]})") from None
+            problem = _game_problem(game)
+            if problem:
+                raise TrainingDataError(f"{path}, line {number}: {problem}")
             yield game
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _game_problem(game: Any) -> str | None:
+    """What is wrong with one decoded data line (None: nothing)."""
+    if not isinstance(game, dict):
+        return "not an object"
+    seed = game.get("seed")
+    if not _is_int(seed) or seed < 0:
+        return f"'seed' is {seed!r:.40}, not a seed (an integer from 0)"
+    net = game.get("net")
+    if (not isinstance(net, list) or not 2 <= len(net) <= 4
+            or not all(_is_number(v) and v == v and abs(v) != float("inf") for v in net)):
+        return f"'net' is {net!r:.40}, not a list of 2-4 finite numbers"
+    if "players" in game and game["players"] != len(net):
+        return f"'players' is {game['players']!r:.40}, not the {len(net)} seats of 'net'"
+    winner = game.get("winner")
+    if winner is not None and not (_is_int(winner) and 0 <= winner < len(net)):
+        return f"'winner' is {winner!r:.40}, not a seat or null"
+    decisions = game.get("decisions")
+    if not isinstance(decisions, list):
+        return f"'decisions' is {decisions!r:.40}, not a list"
+    for i, d in enumerate(decisions):
+        where = f"decision {i}"
+        if not isinstance(d, dict):
+            return f"{where} is not an object"
+        if not isinstance(d.get("view"), str):
+            return f"{where}: 'view' is not a string"
+        moves = d.get("moves")
+        if not isinstance(moves, list) or not moves or not all(isinstance(m, str) for m in moves):
+            return f"{where}: 'moves' is not a list of move strings"
+        if not isinstance(d.get("choice"), str) or d["choice"] not in moves:
+            return f"{where}: 'choice' is not one of its moves"
+        seat = d.get("seat")
+        if not (_is_int(seat) and 0 <= seat < len(net)):
+            return f"{where}: 'seat' is {seat!r:.40}, not a seat"
+        values = d.get("values")
+        if (not isinstance(values, list) or len(values) != len(moves)
+                or not all(_is_number(v) and abs(v) != float("inf") for v in values)):
+            return f"{where}: 'values' is not a list of one number per move"
+    return None
 
 
 def decision_arrays(paths: Sequence[str], win_bonus: float = 2.0) -> dict[str, Any]:
@@ -176,8 +236,12 @@ def decision_arrays(paths: Sequence[str], win_bonus: float = 2.0) -> dict[str, A
             seeds.append(game["seed"])
             winner = game.get("winner")
             for d in game["decisions"]:
-                rules, fields = parse_view(d["view"])
-                codes, feats = view_features(rules, fields)
+                try:
+                    rules, fields = parse_view(d["view"])
+                    codes, feats = view_features(rules, fields)
+                except GoStopError as exc:
+                    raise TrainingDataError(f"{path}, seed {game['seed']}: a bad view "
+                                            f"({' '.join(str(exc).split())[:120]})") from None
                 if codes != d["moves"]:
                     raise TrainingDataError(f"{path}, seed {game['seed']}: the recorded moves "
                                             "are not the engine's legal moves")
@@ -313,9 +377,6 @@ def train(paths: Sequence[str], out: str, command: str, l2: float = 1e-3,
         "temperature": float(temperature),
     }
     check_weights(doc)
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh, indent=1)
-        fh.write("\n")
-    os.replace(tmp, out)
+    # never a rename over a device or a FIFO (gostop_core.outfiles)
+    write_output(out, json.dumps(doc, indent=1) + "\n")
     return doc

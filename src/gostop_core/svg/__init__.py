@@ -35,14 +35,14 @@ from __future__ import annotations
 from gostop_core.game import Game
 from gostop_core.svg.table import board
 from gostop_core.svg.cards import (
-    BACK_ID, CARD_HEIGHT, CARD_WIDTH, DEFAULT_COLORS, back, card, card_defs, card_sheet,
+    BACK_ID, CARD_HEIGHT, CARD_WIDTH, DEFAULT_COLORS, MAX_SIZE, SvgArgumentError, back, card, card_defs, card_sheet,
     card_symbol, card_symbol_id,
 )
 from gostop_core.view import PlayerView
 
 __all__ = [
     "CARD_WIDTH", "CARD_HEIGHT", "DEFAULT_COLORS", "BACK_ID", "card", "back", "board",
-    "card_defs", "card_sheet", "card_symbol", "card_symbol_id",
+    "card_defs", "card_sheet", "card_symbol", "card_symbol_id", "SvgArgumentError", "MAX_SIZE",
 ]
 
 

@@ -4,16 +4,18 @@ functions that write them (:func:`card`, :func:`back`, :func:`card_defs`,
 
 from __future__ import annotations
 
+import re
 from html import escape as _xml_escape
-from math import cos, radians, sin
+from math import cos, isfinite, radians, sin
 
 from gostop_core.cards import (
     CARD_CODES, CHEONGDAN, HONGDAN, KIND_NAMES, MONTH_NAMES, CardSet, card_kind, card_month,
 )
+from gostop_core.errors import ArgumentTypeError, CardCodeError, CardTypeError, GoStopError
 
 __all__ = [
     "CARD_WIDTH", "CARD_HEIGHT", "DEFAULT_COLORS", "BACK_ID", "card", "back", "card_defs",
-    "card_symbol", "card_symbol_id", "card_sheet",
+    "card_symbol", "card_symbol_id", "card_sheet", "SvgArgumentError", "MAX_SIZE",
 ]
 
 CARD_WIDTH = 60
@@ -42,26 +44,70 @@ BACK_ID = "gostop-card-back"
 _FONT = "font-family=\"DejaVu Sans, Arial, 'Noto Sans CJK KR', sans-serif\""
 
 
+class SvgArgumentError(GoStopError, ValueError):
+    """A size that is not a finite width from 1 to :data:`MAX_SIZE` pixels, or a
+    colour that is not a CSS colour (``#rgb``, ``#rrggbb``, ``#rrggbbaa``, a colour
+    name, ``rgb(...)``/``hsl(...)`` of numbers); nothing is drawn."""
+
+
+#: The widest picture drawn, in pixels.
+MAX_SIZE = 1_000_000
+
+# Only these colour forms go into an attribute: none holds a quote, '&' or '<'.
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,40}"
+                     r"|(?:rgb|rgba|hsl|hsla)\([0-9.,%/ ]{1,60}\)")
+
+
+def _size(size: object, name: str = "size") -> float:
+    """A picture's width, checked (type, finite, 1 to MAX_SIZE)."""
+    if isinstance(size, bool) or not isinstance(size, (int, float)):
+        raise ArgumentTypeError(f"{name} must be a number of pixels, not "
+                                f"{type(size).__name__}")
+    if not (isfinite(size) and 1 <= size <= MAX_SIZE):
+        raise SvgArgumentError(f"{name} {size!r}: give a width from 1 to {MAX_SIZE:,} pixels")
+    return float(size)
+
+
 def _colors(colors: dict | None) -> dict:
     merged = dict(DEFAULT_COLORS)
+    if colors is not None and not isinstance(colors, dict):
+        raise ArgumentTypeError(f"colors must be a dict, not {type(colors).__name__}")
     if colors:
-        unknown = set(colors) - set(DEFAULT_COLORS)
+        unknown = {str(k) for k in colors} - set(DEFAULT_COLORS)
         if unknown:
             raise ValueError(f"unknown colour key(s): {', '.join(sorted(unknown))} "
                              f"(known: {', '.join(DEFAULT_COLORS)})")
+        for key, value in colors.items():
+            if not isinstance(value, str) or not _COLOUR.fullmatch(value):
+                raise SvgArgumentError(f"colour {key!r} is {value!r:.40}, not a CSS colour "
+                                       "(#rgb, #rrggbb, a name, rgb(...) or hsl(...))")
         merged.update(colors)
     return merged
 
 
+# Characters XML 1.0 cannot hold (control characters, lone surrogates, U+FFFE/F)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _esc(text: object) -> str:
-    return _xml_escape(str(text), quote=True)
+    return _xml_escape(_NOT_XML.sub("\ufffd", str(text)), quote=True)
 
 
 def _code(card: object) -> str:
     """The code of a card given as a code (any case) or an index."""
+    if isinstance(card, bool):
+        raise CardTypeError(f"{card!r} is not a card (a code such as '1B' or an index "
+                            f"0-{len(CARD_CODES) - 1})")
+    if not isinstance(card, (str, int)) and hasattr(card, "__index__"):
+        card = card.__index__()  # a numpy integer
     if isinstance(card, int):
+        if not 0 <= card < len(CARD_CODES):
+            raise CardCodeError(f"card index {card} is not 0-{len(CARD_CODES) - 1}")
         return CARD_CODES[card]
-    code = str(card).upper()
+    if not isinstance(card, str):
+        raise CardTypeError(f"{type(card).__name__} is not a card (a code such as '1B' or "
+                            f"an index 0-{len(CARD_CODES) - 1})")
+    code = card.upper()
     if code not in CARD_CODES:
         CardSet([code])  # raises CardCodeError with the reason
     return code
@@ -417,6 +463,7 @@ def card(code: object, size: float = 60, colors: dict | None = None) -> str:
     True
     """
     code = _code(code)
+    size = _size(size)
     height = size * CARD_HEIGHT / CARD_WIDTH
     use = (f'<use href="#{card_symbol_id(code)}" x="0" y="0" width="{CARD_WIDTH}" '
            f'height="{CARD_HEIGHT}"/>')
@@ -426,6 +473,7 @@ def card(code: object, size: float = 60, colors: dict | None = None) -> str:
 
 def back(size: float = 60, colors: dict | None = None) -> str:
     """The back of a card (a hidden card), ``size`` pixels wide."""
+    size = _size(size)
     height = size * CARD_HEIGHT / CARD_WIDTH
     use = f'<use href="#{BACK_ID}" x="0" y="0" width="{CARD_WIDTH}" height="{CARD_HEIGHT}"/>'
     return _svg(size, height, CARD_WIDTH, CARD_HEIGHT,
@@ -436,6 +484,11 @@ def card_sheet(codes=None, columns: int = 10, size: float = 600,
                colors: dict | None = None) -> str:
     """Every card (or ``codes``) in a grid, then a card back: a sheet to learn from."""
     chosen = list(CARD_CODES) if codes is None else [_code(x) for x in codes]
+    size = _size(size)
+    if isinstance(columns, bool) or not isinstance(columns, int):
+        raise ArgumentTypeError(f"columns must be a whole number, not {type(columns).__name__}")
+    if not 1 <= columns <= 100:
+        raise SvgArgumentError(f"columns {columns}: give 1 to 100")
     gap = 6
     cells = chosen + [None]
     rows = (len(cells) + columns - 1) // columns

@@ -12,7 +12,7 @@ from gostop_core.game import Game
 from gostop_core.moves import Move
 from gostop_core.scoring import Score, score as score_pile
 from gostop_core.svg.cards import (
-    BACK_ID, CARD_HEIGHT, CARD_WIDTH, _FONT, _colors, _esc, _svg, card_defs, card_symbol_id,
+    BACK_ID, CARD_HEIGHT, CARD_WIDTH, _FONT, _colors, _esc, _size, _svg, card_defs, card_symbol_id,
 )
 from gostop_core.view import PlayerView
 
@@ -322,6 +322,8 @@ def board(game_or_view, seat: int | None = None, lastmove=None, size: float | No
     :func:`card_defs` once.  With ``korean=True`` the labels are in Korean (광, 열끗,
     띠, 피, 고도리, 선 ...).
     """
+    if size is not None:
+        size = _size(size)
     c = _colors(colors)
     table = _Table(game_or_view, seat, korean)
     marked = _lastmove_cards(lastmove)
