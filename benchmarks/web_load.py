@@ -74,6 +74,9 @@ async def play_seat(url: str, seat: int, hands: int, rng: random.Random, tally: 
     """One seat: answer every frame that offers moves, until HANDS hands are over."""
     async with websockets.connect(url, max_size=2 ** 20) as ws:
         sent_at: float | None = None
+        # the decision a frame shows; a frame that repeats it (another seat
+        # connecting, say) is not answered twice
+        acted: tuple[int, int] | None = None
         while time.monotonic() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
@@ -85,18 +88,23 @@ async def play_seat(url: str, seat: int, hands: int, rng: random.Random, tally: 
                 continue
             if msg["type"] != "state":
                 continue
-            if sent_at is not None:
+            at = (msg["hand_number"], msg["moves"])
+            if sent_at is not None and at != acted:
                 tally.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
+            if at == acted:
+                continue
             if msg["outcome"] is not None:
                 if seat == 0:
                     tally.hands += 1
                 if msg["hand_number"] >= hands:
                     return
                 if seat == 0:
+                    acted = at
                     await ws.send(json.dumps({"type": "next"}))
                 continue
             if msg["legal"]:
+                acted = at
                 move = rng.choice(msg["legal"])
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "move": move,

@@ -249,3 +249,31 @@ def test_resync_tells_the_bots_the_hand_again(hook_log):
         expected = [("observe", m) for s, m in moves[:2] if s != seat] + [
             ("choose" if s == seat else "observe", m) for s, m in moves[2:]]
         assert seen == expected
+
+
+def test_the_web_table_gives_every_hook(hook_log):
+    """``gostop serve``: a person's moves reach the table's bot through
+    ``observe``, and the bot's hand begins and ends."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+    pytest.importorskip("starlette")
+    from gostop_web.tables import Table
+
+    async def run():
+        with ThreadPoolExecutor(1) as pool:
+            table = Table.create("casual", 2, [None, RECORDER], executor=pool, move_delay=0,
+                                 seed=3)
+            for _ in range(200):
+                g = table.game
+                if g.is_over():
+                    break
+                if g.turn == 0:
+                    await table.play(0, str(next(iter(g.legal_moves))))
+                else:
+                    table.wake_bots()
+                    await table._bot_task
+            return table.game
+    game = asyncio.run(run())
+    assert game.is_over()
+    (hand,) = hands_of(hook_log())
+    check_hand(hand, moves_of(game))

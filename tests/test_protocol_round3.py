@@ -282,3 +282,27 @@ def test_every_error_the_engine_sends_has_one_style():
         kind = text.split(":", 1)[0]
         assert not text[len(kind) + 2:].startswith(kind + ":"), text  # said once
     assert any("\"name\" must be an option name: 5" in t for t in errors)
+
+
+# ---------------------------------------------------------------- processes
+def test_a_setsid_tokenless_orphan_is_ended_with_its_bot(tmp_path, monkeypatch):
+    from gostop_core.protocol import process
+    from gostop_core.protocol.client import SimpleEngine
+    pid_file = tmp_path / "pids"
+    monkeypatch.setenv("BOT_PID_FILE", str(pid_file))
+    broken = [sys.executable, str(ROOT / "tests" / "bots" / "broken_bot.py"), "v2-tokenless"]
+    with SimpleEngine.popen(broken) as engine:
+        engine.ping()
+        orphan = int(pid_file.read_text().split()[-1])
+        fields = process._stat_fields(orphan)
+        assert fields is not None and fields[0] not in (b"Z", b"X")
+    if not process.subreaper_active():
+        pytest.skip("no subreaper on this system: such an orphan cannot be found")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        fields = process._stat_fields(orphan)
+        if fields is None or fields[0] in (b"Z", b"X"):
+            break
+        time.sleep(0.05)
+    fields = process._stat_fields(orphan)
+    assert fields is None or fields[0] in (b"Z", b"X")

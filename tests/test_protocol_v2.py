@@ -395,6 +395,7 @@ SLOW = pytest.mark.slow
     ("v2-wrong-id", "play", "answered with id"),
     ("v2-late", "play", "over time_ms=100, the first"),
     ("v2-leak", "quit", "left 1 process(es) running"),
+    ("v2-tokenless", "quit", "left 1 process(es) running"),
     pytest.param("illegal", "play", "not legal here", marks=SLOW),
 ])
 def test_conformance_fails_with_a_reason_for_each_hostile_program(mode, check, reason):

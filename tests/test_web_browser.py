@@ -25,7 +25,7 @@ uvicorn = pytest.importorskip("uvicorn", reason="the web table needs the web ext
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="browser tests need playwright (pip install playwright)")
 
-from gostop_cli.analysis import hint_moves  # noqa: E402
+from gostop_core.bots.analysis import hint_moves  # noqa: E402
 from gostop_core import Game  # noqa: E402
 from gostop_core.bots import make_bot, play_game  # noqa: E402
 from gostop_core.records import record_from_game  # noqa: E402
@@ -331,3 +331,48 @@ def test_the_hint_button_lists_every_legal_move(server, browser):
     page.screenshot(path=str(SHOTS / "hint.png"), full_page=True)
     page.close()
 
+
+
+def test_a_phone_joins_by_the_qr_link_and_plays_a_hand_on_one_screen(browser):
+    """A table of a LAN server (the machine's own host names), joined from a 390 px
+    phone by the link its QR code holds: the field and the hand fit on the
+    screen, each card at least 44 px wide, and the hand is played to the end; no
+    request of the page goes to any host but the server."""
+    import segno
+    from gostop_web.security import machine_hosts
+    app = create_app(move_delay=0.02, seed=7, trusted_hosts=machine_hosts("0.0.0.0"))
+    with serving(app) as base:
+        req = urllib.request.Request(
+            base + "/api/tables", method="POST",
+            data=json.dumps({"rules": "standard", "players": 2,
+                             "seats": [None, "greedy"]}).encode(),
+            headers={"Content-Type": "application/json", "Origin": base})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            table = json.load(r)
+        link = base + table["seats"][0]["link"]
+        assert table["seats"][0]["qr"] == segno.make(link, error="m").svg_data_uri(
+            scale=3, border=2)  # the QR code holds the seat's link
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+        page = ctx.new_page()
+        requested = []
+        page.on("request", lambda r: requested.append(r.url))
+        page.goto(link)
+        page.wait_for_selector("#hand img.card")
+        shot = SHOTS / "table-phone.png" if SHOTS else None
+        if shot:
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(shot))
+        for selector in ("#field", "#hand"):
+            box = page.locator(selector).bounding_box()
+            assert box["y"] + box["height"] <= 844, selector  # no scrolling to reach it
+        widths = page.locator("#hand img.card").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().width)")
+        assert widths and min(widths) >= 44
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        play_hand(page, limit=60)
+        ctx.close()
+    from urllib.parse import urlsplit
+    elsewhere = [u for u in requested
+                 if not u.startswith("data:") and urlsplit(u).netloc != urlsplit(base).netloc]
+    assert requested and elsewhere == []

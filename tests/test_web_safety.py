@@ -333,3 +333,45 @@ def test_gostop_serve_on_every_interface_warns_and_prints_the_lan_link_with_its_
         assert "on the local network: http://" in out and "▄" in out  # the QR code
     assert "0.0.0.0" not in out.splitlines()[0]
     assert "Traceback" not in err
+
+
+# ------------------------------------------------------------ 8: Korean from the one table
+@pytest.mark.parametrize("rules, players", [("casual", 3), ("traditional", 2),
+                                            ("standard", 2), ("family", 4)])
+def test_the_korean_report_and_names_come_from_the_shared_table(rules, players):
+    import re
+    from gostop_core.bots import GreedyBot
+    from gostop_core.korean import translate
+    from gostop_cli.korean import translate as cli_translate
+    assert cli_translate is translate  # one table for the terminal and the web
+    greedy = GreedyBot(1)
+    for seed in range(3):
+        table = Table.create(rules, players, [None] + ["greedy"] * (players - 1), None, 0,
+                             seed=seed)
+        g = table.game
+        while not g.is_over():
+            table._push(greedy.choose(g.view(g.turn), list(g.legal_moves)))
+        frame = table.state_for(0)
+        assert frame["names_ko"][0] == "참가자 0" and frame["names_ko"][1].startswith("봇 1")
+        for line in frame["outcome"]["report_ko"]:
+            words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\((greedy)\)", "", line))
+            assert words == [], line
+
+
+def test_the_shipped_korean_font_has_every_hangul_character_the_page_uses():
+    import importlib.util
+    from fontTools.ttLib import TTFont
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("subset_font",
+                                                  root / "scripts" / "subset_korean_font.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    font = TTFont(script.OUT)
+    cmap = font.getBestCmap()
+    missing = [c for c in script.used_hangul() if ord(c) not in cmap]
+    assert missing == [], "run scripts/subset_korean_font.py again"
+    assert script.OUT.stat().st_size < 300_000
+    names = {r.toUnicode() for r in font["name"].names if r.nameID == 1}
+    assert names == {"Gostop Hangul"}  # renamed, as the OFL asks of a modified font
+    licence = (script.OUT.parent / "hangul-LICENSE.txt").read_text()
+    assert "SIL OPEN FONT LICENSE" in licence and "NAVER" in licence  # shipped beside it

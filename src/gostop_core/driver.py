@@ -34,7 +34,7 @@ reason, with the game unchanged.  The driver imports only the game API."""
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from gostop_core.errors import BotError, BotTimeoutError, IllegalBotMoveError
 from gostop_core.game import Game, Outcome
@@ -82,13 +82,16 @@ class HandDriver:
     ``"forfeit"`` seats' time check, which allows ``grace`` seconds more: an
     outside program's pipe).  ``exit_forfeits`` makes a ``"forfeit"`` bot's
     ``SystemExit`` a forfeit too (an arena worker, where no signal raises it);
-    elsewhere it is how SIGTERM ends the program, and goes through.  :meth:`play` runs the bots to the end;
+    elsewhere it is how SIGTERM ends the program, and goes through.
+    ``on_ignored(seat, exc)`` hears of the failures the policy lets pass (a
+    ``"forfeit"`` bot failing in ``end_hand``), e.g. to log them.  :meth:`play` runs the bots to the end;
     the step-wise calls (:meth:`start`, :meth:`choose`, :meth:`push`) serve
     loops with people in them."""
 
     def __init__(self, game: Game, bots: Sequence[Any], policy: str | Sequence[str] = "raise",
                  move_time: float | None = None, grace: float = 0.0,
-                 exit_forfeits: bool = False):
+                 exit_forfeits: bool = False,
+                 on_ignored: Callable[[int, BaseException], None] | None = None):
         if len(bots) != game.players:
             raise ValueError(f"need {game.players} bots, one per seat (None for a seat "
                              f"played from outside), got {len(bots)}")
@@ -101,6 +104,7 @@ class HandDriver:
         self.move_time = move_time
         self.grace = grace
         self.exit_forfeits = exit_forfeits
+        self.on_ignored = on_ignored
         self.started = False
         self.ended = False
         self._watching = [s for s, b in enumerate(self.bots)
@@ -219,6 +223,8 @@ class HandDriver:
                 if self.policies[seat] != "forfeit" or (
                         isinstance(exc, SystemExit) and not self.exit_forfeits):
                     raise
+                if self.on_ignored is not None:
+                    self.on_ignored(seat, exc)
 
     def play(self) -> Outcome:
         """Every remaining move by the bots, to the end of the hand; returns the
@@ -239,6 +245,16 @@ class HandDriver:
         self.start()
         while self.bot_to_move() is not None:
             self.push(self.choose())
+
+    def replace(self, seat: int, bot: Any) -> None:
+        """Seat ``bot`` at ``seat`` in the middle of the hand (a table's greedy
+        for a bot that failed): it gets ``start_hand`` with the seat's view now
+        and every hook from here on."""
+        self.bots[seat] = bot
+        self._watching = [s for s, b in enumerate(self.bots)
+                          if b is not None and wants_hook(b, "observe")]
+        if bot is not None and self.started:
+            self._call(seat, "start_hand", self.game.view(seat))
 
     def resync(self) -> None:
         """Tell the bots the hand again after moves were taken back

@@ -15,9 +15,10 @@ from gostop_core.cards import (
     MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index,
     card_kind,
 )
+from gostop_core.korean import name_ko, translate
 from gostop_core.scoring import score as score_pile
 
-__all__ = ["view_state", "public_events", "outcome_state", "PILES", "SETS"]
+__all__ = ["view_state", "public_events", "outcome_state", "korean_names", "PILES", "SETS"]
 
 #: The captured piles, in the order a table shows them.
 PILES = ("brights", "animals", "ribbons", "junk")
@@ -143,6 +144,8 @@ def public_events(events: Iterable[Event], seat: int | None,
             d["card"] = None
             d["cards"] = []
         d["text"] = ev.describe(names)  # a "drawn" event's text names no card
+        # the same sentence in Korean, from the terminal's table (gostop_core.korean)
+        d["text_ko"] = in_korean(lambda who: ev.describe(who), names)
         out.append(d)
     return out
 
@@ -152,4 +155,32 @@ def outcome_state(outcome: Outcome, names: list[str]) -> dict[str, Any]:
     (:meth:`Outcome.report`)."""
     d = _jsonable(outcome.as_dict())
     d["report"] = outcome.report(names)
+    d["report_ko"] = in_korean(lambda who: outcome.report(who), names)
     return d
+
+
+def in_korean(render, names: list[str] | None):
+    """``render(names)`` (a sentence or a list of them) in Korean: rendered with
+    the seat names the Korean table knows (``Bot 0``, ``Bot 1``, ...), translated
+    line by line (:func:`gostop_core.korean.translate`), then each seat's own
+    Korean name put back."""
+    if names is None:
+        out = render(None)
+        return translate(out) if isinstance(out, str) else [translate(x) for x in out]
+    stand_ins = [f"Bot {q}" for q in range(len(names))]
+    korean = korean_names(names)
+
+    def one(line: str) -> str:
+        text = translate(line)
+        for q in range(len(names)):  # one digit each: no name is a prefix of another
+            text = text.replace(f"봇 {q}", f"\0{q}\0")
+        for q, name in enumerate(korean):
+            text = text.replace(f"\0{q}\0", name)
+        return text
+    out = render(stand_ins)
+    return one(out) if isinstance(out, str) else [one(x) for x in out]
+
+
+def korean_names(names: list[str] | None) -> list[str] | None:
+    """Seat names as the Korean screens write them (``Player 0`` -> ``참가자 0``)."""
+    return None if names is None else [name_ko(n) for n in names]

@@ -28,8 +28,10 @@ from typing import Any, Callable, Protocol
 
 from gostop_core import GoStopError, Game, Match, Move, Rules
 from gostop_core.bots import Bot, GreedyBot, make_bot
+from gostop_core.bots.analysis import payout_unit
+from gostop_core.driver import BotForfeit, HandDriver
 from gostop_core.records import Seat, record_from_game
-from gostop_web.state import outcome_state, public_events, view_state
+from gostop_web.state import korean_names, outcome_state, public_events, view_state
 
 __all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
            "HintFunction", "MAX_RECORDS", "MAX_WATCHERS", "BOT_MOVE_SECONDS"]
@@ -156,9 +158,21 @@ class Table:
         self.game = self.match.new_hand()
         self.hand_number = len(self.match.hands) + 1
         self.last_events = list(self.game.deal_events())
-        for s in self.seats:
-            if s.bot is not None:
-                s.bot.start_hand(self.game.view(s.index))
+        # the one hand driver: every bot gets every hook (the people's moves
+        # observed too); a bot that fails is replaced by greedy (_replace_bot)
+        self.driver = HandDriver(self.game, [s.bot for s in self.seats], policy="forfeit",
+                                 on_ignored=self._log_ignored)
+        while True:
+            try:
+                self.driver.start()
+                break
+            except BotForfeit as failure:
+                self.driver.started = False
+                self._replace_bot(self.seats[failure.seat], "failed")
+
+    def _log_ignored(self, seat: int, exc: BaseException) -> None:
+        log.warning("table %s: %s failed at the end of the hand: %s", self.id,
+                    self.seats[seat].name, exc)
 
     @property
     def names(self) -> list[str]:
@@ -216,6 +230,7 @@ class Table:
             "table": self.id,
             "you": seat,
             "names": self.names,
+            "names_ko": korean_names(self.names),
             "bots": [s.bot_spec for s in self.seats],
             "connected": self.connected(),
             "hand_number": self.hand_number,
@@ -271,22 +286,19 @@ class Table:
     def _push(self, move: Move) -> None:
         g = self.game
         before = len(g.events())
-        g.push(move)
+        while True:
+            try:
+                self.driver.push(move)  # the bots observe it; the hand's end hooks follow
+                break
+            except BotForfeit as failure:  # a bot failed while observing: greedy takes over
+                self._replace_bot(self.seats[failure.seat], "failed")
         self.last_events = g.events()[before:]
         if g.is_over():
             self._finish()
 
     def _finish(self) -> None:
         g = self.game
-        outcome = g.outcome()
-        assert outcome is not None
-        for s in self.seats:
-            if s.bot is not None:
-                try:
-                    s.bot.end_hand(g.view(s.index), outcome)
-                except Exception as exc:  # a bot's own bookkeeping must not stop the table
-                    log.warning("table %s: %s failed at the end of the hand: %s", self.id,
-                                s.name, exc)
+        assert g.outcome() is not None  # the driver has called the end_hand hooks
         self.match.record(g)  # the ledger, the next dealer, the nagari streak
         seats = [Seat(s.name, s.bot_spec) for s in self.seats]
         record = record_from_game(g, seats, match={"hand": self.hand_number,
@@ -327,25 +339,22 @@ class Table:
                 return
             if self.move_delay:
                 await asyncio.sleep(self.move_delay)
-            view = g.view(seat.index)
-            legal = list(g.legal_moves)
+            driver = self.driver
             move: Any = None
             problem = None
-            try:
+            try:  # the driver asks the bot and checks its answer (the forfeit policy)
                 move = await asyncio.wait_for(
-                    loop.run_in_executor(self.executor, seat.bot.choose, view, legal),
-                    self.bot_seconds)
+                    loop.run_in_executor(self.executor, driver.choose), self.bot_seconds)
             except asyncio.TimeoutError:
                 problem = "took_too_long"
-            except Exception as exc:  # a broken bot
-                problem = "failed"
-                log.warning("table %s: %s failed: %s", self.id, seat.name, exc)
-            if problem is None and (not isinstance(move, Move) or move not in legal):
-                problem = "illegal_move"
-                log.warning("table %s: %s chose an illegal move %r", self.id, seat.name, move)
+            except BotForfeit as failure:  # a broken bot, or an illegal answer
+                problem = "illegal_move" if failure.reason == "illegal" else "failed"
+                log.warning("table %s: %s: %s", self.id, seat.name, failure.detail)
             if problem is not None:
+                if self.game is not g or g.is_over():
+                    return
                 self._replace_bot(seat, problem)
-                move = seat.bot.choose(view, legal)  # greedy: a moment's work
+                move = driver.choose()  # greedy: a moment's work
             async with self._lock:
                 if self._closed or self.game is not g or g.is_over():
                     return
@@ -356,7 +365,7 @@ class Table:
         """Greedy plays for a bot that failed, for the rest of the match."""
         old = seat.bot
         seat.bot = GreedyBot(secrets.randbits(32) if self.seed is None else self.seed)
-        seat.bot.start_hand(self.game.view(seat.index))
+        self.driver.replace(seat.index, seat.bot)
         notice = {"type": "notice", "notice": "bot_replaced", "seat": seat.index,
                   "problem": problem, "bot": seat.bot_spec, "seconds": self.bot_seconds,
                   "text": f"{seat.name} {problem.replace('_', ' ')}: greedy plays for it now"}
@@ -388,9 +397,8 @@ class Table:
             task = self._hints[key] = asyncio.ensure_future(
                 asyncio.get_running_loop().run_in_executor(self.executor, hint, view))
         ranked = await asyncio.shield(task)
-        from_unit = {1: "chips", 2: "balance"}.get(self.rules.payment, "points")
         return {"type": "hint", "turns": turns, "hand_number": key[0], "moves_played": key[1],
-                "unit": from_unit,
+                "unit": payout_unit(self.rules),
                 "moves": [{"move": str(r.move), "value": r.value} for r in ranked]}
 
     def record_lines(self) -> str:

@@ -10,7 +10,9 @@ setsid (starts a sleeping child that leaves the process group with setsid(),
 then hangs; escape is the same), daemon (a child that calls setsid() and exits, leaving an orphaned
 sleeping grandchild, then hangs), wrong-id (answers version 2 requests with
 another id), leak (plays properly but starts a sleeping child that calls
-setsid(), and leaves it running when it quits), sleep (answers each request after its time_ms plus two seconds).
+setsid(), and leaves it running when it quits), sleep (answers each request after its time_ms plus two seconds), tokenless
+(plays properly but leaves a grandchild that called setsid(), dropped the token
+and was orphaned at once).
 With the prefix v2- it speaks protocol version 2 until it misbehaves (ready
 choosing gostop-bot/2, readyok, replies with ids; ``v2-fine`` never
 misbehaves).  With MARKER (a file path), it misbehaves only when the file does not exist yet,
@@ -43,6 +45,18 @@ def note_pid(pid):
 
 
 note_pid(os.getpid())
+if mode == "tokenless":
+    # plays properly, but leaves a grandchild behind that called setsid(),
+    # dropped GOSTOP_BOT_TOKEN and was orphaned at once (its parent exits)
+    helper = subprocess.Popen([sys.executable, "-c",
+                               "import os, subprocess; os.setsid(); "
+                               "env = {k: v for k, v in os.environ.items() "
+                               "if k != 'GOSTOP_BOT_TOKEN'}; "
+                               "p = subprocess.Popen(['sleep', '3600'], env=env); "
+                               "print(p.pid, flush=True)"], stdout=subprocess.PIPE)
+    note_pid(int(helper.stdout.readline()))
+    helper.wait()
+    mode = "fine"
 if mode == "leak":
     # plays properly, but leaves a child behind that left the process group
     note_pid(subprocess.Popen(["sleep", "3600"], start_new_session=True).pid)

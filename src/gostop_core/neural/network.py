@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from gostop_core.errors import GoStopError
+from gostop_core.outfiles import write_output
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES
 
 __all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
@@ -155,7 +156,8 @@ def _arrays_bytes(arrays: dict[str, np.ndarray]) -> bytes:
 def save_network(path: str | os.PathLike, net: Network, extra: dict[str, np.ndarray] | None = None,
                  header: dict[str, Any] | None = None) -> str:
     """Write ``net`` (and ``extra`` arrays, e.g. the optimiser's) to ``path``
-    atomically (a temporary file renamed over it); returns the sha256 of the
+    by :mod:`gostop_core.outfiles`'s rules (a regular file is replaced at once,
+    by a temporary file renamed over it); returns the sha256 of the
     parameters, also stored in the header."""
     path = Path(path)
     if path.exists() and not path.is_file():
@@ -166,12 +168,7 @@ def save_network(path: str | os.PathLike, net: Network, extra: dict[str, np.ndar
                 return_scale=RETURN_SCALE, sha256=digest)
     arrays = dict(net.params, **(extra or {}))
     arrays["header"] = np.frombuffer(json.dumps(head, sort_keys=True).encode(), dtype=np.uint8)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(_arrays_bytes(arrays))
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_output(str(path), _arrays_bytes(arrays))   # a temporary file renamed over it
     net.header = head
     return digest
 

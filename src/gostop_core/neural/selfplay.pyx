@@ -252,8 +252,10 @@ cdef class SelfPlay:
         r.check_engine_support()
         if players > NN_SEATS:
             raise ValueError(f"the network's encoding has room for {NN_SEATS} seats, not {players}")
-        if num_games < 1:
-            raise ValueError(f"num_games must be at least 1, got {num_games}")
+        if not 1 <= num_games <= 1 << 20:
+            raise ValueError(f"num_games must be 1..{1 << 20}, got {num_games}")
+        if not PENDING <= capacity <= 1 << 26:
+            raise ValueError(f"capacity must be {PENDING}..{1 << 26} samples, got {capacity}")
         if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
             raise ValueError(f"seed must be an integer 0 <= seed < 2**64, got {seed!r}")
         if weights is None:

@@ -480,8 +480,10 @@ class _Runner:
             self.drop()
             raise _Failed("the program did not exit within 2 s of quit") from None
         time.sleep(0.2)
-        left = sorted(process.processes_with_token(token) - process._dead(
-            process.processes_with_token(token))) if token else []
+        since = process._spawned.get(proc.pid, 0)
+        alive = (process.processes_with_token(token) if token else set()) | (
+            process.adopted_orphans(since) if process.subreaper_active() else set())
+        left = sorted(alive - process._dead(alive))
         self.drop()
         if left:
             raise _Failed(f"the program exited but left {len(left)} process(es) running "

@@ -32,35 +32,60 @@ import threading
 from typing import Sequence
 
 __all__ = ["TOKEN_VARIABLE", "become_subreaper", "spawn", "kill_tree", "processes_with_token",
-           "descendants", "subreaper_active"]
+           "descendants", "subreaper_active", "adopted_orphans"]
 
 #: The environment variable that marks every process a bot program started.
 TOKEN_VARIABLE = "GOSTOP_BOT_TOKEN"
 
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
+#: The programs :func:`spawn` started (pid -> its start time in clock ticks):
+#: an orphan re-parented to this process is told from them.
+_spawned: dict[int, int] = {}
 _subreaper_lock = threading.Lock()
 _subreaper: bool | None = None
 
 
+def _libc():
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:  # pragma: no cover - no libc to load
+        return None
+
+
 def become_subreaper() -> bool:
-    """Make this process the subreaper of its descendants (Linux only; once).
-    Returns whether it is one."""
+    """Make this process the subreaper of its descendants (Linux only; asked
+    again at every call, since other code may have turned it off).  Returns
+    whether it is one."""
     global _subreaper
     with _subreaper_lock:
-        if _subreaper is None:
+        if not sys.platform.startswith("linux"):
             _subreaper = False
-            if sys.platform.startswith("linux"):
-                try:
-                    libc = ctypes.CDLL(None, use_errno=True)
-                    _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-                except (OSError, AttributeError):  # pragma: no cover - no prctl
-                    _subreaper = False
+            return False
+        if subreaper_active():
+            return True
+        libc = _libc()
+        try:
+            _subreaper = libc is not None and libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0,
+                                                         0) == 0
+        except AttributeError:  # pragma: no cover - no prctl
+            _subreaper = False
         return _subreaper
 
 
 def subreaper_active() -> bool:
-    """Whether :func:`become_subreaper` succeeded."""
-    return bool(_subreaper)
+    """Whether this process is a child subreaper now (asked of the kernel)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = _libc()
+    state = ctypes.c_int(0)
+    try:
+        if libc is None or libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(state), 0, 0,
+                                      0) != 0:
+            return False
+    except AttributeError:  # pragma: no cover
+        return False
+    return state.value != 0
 
 
 def spawn(argv: Sequence[str], cwd: str | None = None) -> tuple[subprocess.Popen, str]:
@@ -74,7 +99,45 @@ def spawn(argv: Sequence[str], cwd: str | None = None) -> tuple[subprocess.Popen
     proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, bufsize=0, cwd=cwd, start_new_session=True,
                             close_fds=True, env=env)
+    started = _stat_fields(proc.pid)
+    _spawned[proc.pid] = int(started[19]) if started else 0
     return proc, token
+
+
+def _stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of /proc/PID/stat after the command name (state is [0],
+    the parent [1], the session [3], the start time [19]), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+        return data[data.rindex(b")") + 2:].split()
+    except (OSError, ValueError):
+        return None
+
+
+def adopted_orphans(since_ticks: int) -> set[int]:
+    """The orphans this process adopted as subreaper since ``since_ticks``
+    (a program's start time): its children that :func:`spawn` did not start,
+    in a session other than its own (a ``setsid()`` child of a bot: whatever
+    it did to its environment, it cannot hide that it was re-parented here).
+    The limit: with several programs running at once, an orphan of one is
+    also counted for another started before it."""
+    me = os.getpid()
+    own_session = os.getsid(0)
+    found = set()
+    for p in _proc_pids():
+        if p == me or p in _spawned:
+            continue
+        fields = _stat_fields(p)
+        if fields is None or len(fields) < 20 or fields[0] in (b"Z", b"X"):
+            continue
+        try:
+            parent, session, started = int(fields[1]), int(fields[3]), int(fields[19])
+        except ValueError:
+            continue
+        if parent == me and session != own_session and started >= since_ticks:
+            found.add(p)
+    return found
 
 
 def _proc_pids() -> list[int]:
@@ -161,6 +224,10 @@ def kill_tree(proc: subprocess.Popen, token: str | None) -> None:
             except (ProcessLookupError, PermissionError):
                 pass
         targets = descendants(proc.pid) | (processes_with_token(token) if token else set())
+        if subreaper_active():
+            # a setsid() child that dropped the token and was orphaned at once
+            # was re-parented here: it is found by its new parent
+            targets |= adopted_orphans(_spawned.get(proc.pid, 0))
         targets.discard(os.getpid())
         try:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -173,6 +240,7 @@ def kill_tree(proc: subprocess.Popen, token: str | None) -> None:
         if not targets - _dead(targets):
             break
     _reap(seen)
+    _spawned.pop(proc.pid, None)
 
 
 def _dead(pids: set[int]) -> set[int]:

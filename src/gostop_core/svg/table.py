@@ -59,7 +59,7 @@ class _Table:
 
 
 #: The board's words in Korean (``board(..., korean=True)``), applied in order to each
-#: label; the names follow the terminal's ``--korean`` (gostop_cli.korean).
+#: label; the names follow the terminal's ``--korean`` (gostop_core.korean).
 _KOREAN = [(re.compile(p), k) for p, k in (
     (r"(\w+) rules", r"\1 규칙"), (r"(\d) players", r"\1인"), (r"turn (\d+)", r"\1번째 차례"),
     (r"hand over: drawn \(nagari\)", "판 끝: 나가리"),

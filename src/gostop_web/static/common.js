@@ -26,6 +26,8 @@ const LABELS = {
     start: "◀◀ Start", end: "End ▶▶", game: "Game", hands_open: "every hand open (a record)",
     multipliers: "multipliers", none: "none", stop_value: "A Stop now pays",
     gone: "This table is no longer on the server.", refused: "The server refused this page's connection.",
+    connected: "connected", disconnected: "away",
+    unit_points: "points", unit_chips: "chips", unit_balance: "balance",
     no_token: "This link holds no seat or watch token: ask for your own link.",
     full: "This table admits no more watchers.", too_slow: "This page fell behind and was disconnected: reload it.",
     bot_replaced: "plays greedy from now on", took_too_long: "took too long", failed: "failed", illegal_move: "chose an illegal move",
@@ -52,6 +54,8 @@ const LABELS = {
     start: "◀◀ 처음", end: "끝 ▶▶", game: "판", hands_open: "모든 패 공개 (기보)",
     multipliers: "배수", none: "없음", stop_value: "지금 스톱하면",
     gone: "이 판은 서버에 더 이상 없습니다.", refused: "서버가 이 연결을 거절했습니다.",
+    connected: "접속 중", disconnected: "접속 끊김",
+    unit_points: "점수", unit_chips: "칩", unit_balance: "잔액",
     no_token: "이 링크에는 자리나 관전 토큰이 없습니다. 자기 링크를 받으세요.",
     full: "이 판은 관전자를 더 받지 않습니다.", too_slow: "이 페이지가 뒤처져 연결이 끊겼습니다. 새로 고치세요.",
     bot_replaced: "이제부터 그리디 봇이 대신 둡니다", took_too_long: "시간 초과", failed: "오류", illegal_move: "규칙에 어긋난 수",
@@ -152,7 +156,11 @@ function pileView(view, seat, marks, size) {
 function seatPanel(frame, seat, marks, opts) {
   const view = frame.view, s = view.seats[seat];
   const head = el("h2", {},
-    el("span", { text: seatName(frame.names, frame.you, seat) }),
+    el("span", { text: seatName(seatNames(frame), frame.you, seat) }),
+    frame.connected ? el("span", { class: "link " + (frame.connected[seat] ? "on" : "off"),
+                                   "data-connected": String(frame.connected[seat]),
+                                   title: t(frame.connected[seat] ? "connected" : "disconnected"),
+                                   text: frame.connected[seat] ? "●" : "○ " + t("disconnected") }) : null,
     seat === view.dealer ? el("span", { class: "whos", text: "(" + t("dealer") + ")" }) : null,
     el("span", { class: "score", "data-score": String(s.captured.score),
                  text: t("score") + " " + s.captured.score }),
@@ -201,9 +209,15 @@ const KO_EVENTS = {
   chongtong: (w, e) => w + " 총통 (" + e.card + "월)",
 };
 function eventText(ev, names) {
+  if (LANG !== "ko") return ev.text;
   const f = KO_EVENTS[ev.kind];
-  if (LANG !== "ko" || !f || !names) return ev.text;
+  if (!f || !names) return ev.text_ko || ev.text;  // the server's Korean (gostop_core.korean)
   return f(names[ev.player], ev, names);
+}
+
+// The seats' names in the language shown (the server sends both)
+function seatNames(frame) {
+  return LANG === "ko" && frame.names_ko ? frame.names_ko : frame.names;
 }
 
 function logLines(box, events, fresh, names) {

@@ -97,7 +97,7 @@ function render(fresh) {
     prompt = t("choose_target", { card: pending });
   } else if (myTurn && legal.some(isCardMove)) prompt = t("your_turn");
   else if (!myTurn && v.phase !== "over" && v.to_move != null)
-    prompt = t("wait", { name: frame.names[v.to_move] });
+    prompt = t("wait", { name: seatNames(frame)[v.to_move] });
   const field = document.getElementById("field");
   field.replaceChildren();
   for (const c of v.field) {
@@ -148,10 +148,11 @@ function render(fresh) {
   }
 
   // the log, the ledger, the hint
-  if (fresh) logLines(document.getElementById("log"), frame.events, true, frame.names);
-  if (fresh) drawRecent(frame.events, frame.names);
+  if (fresh) { loggedEvents = loggedEvents.concat(frame.events || []).slice(-200);
+               logLines(document.getElementById("log"), frame.events, true, seatNames(frame)); }
+  if (fresh) drawRecent(frame.events, seatNames(frame));
   const ledger = document.getElementById("ledger");
-  ledger.textContent = t("ledger") + ": " + frame.names.map((n, q) => n + " " + frame.ledger[q]).join(" · ");
+  ledger.textContent = t("ledger") + ": " + seatNames(frame).map((n, q) => n + " " + frame.ledger[q]).join(" · ");
   const at = frame.hand_number + ":" + frame.moves;  // one decision
   if (at !== lastTurns) { hintMoves = null; lastTurns = at; }
   drawHint();
@@ -160,7 +161,8 @@ function render(fresh) {
   const over = document.getElementById("over");
   if (frame.outcome) {
     document.getElementById("over-title").textContent = t("over");
-    document.getElementById("report").textContent = frame.outcome.report.join("\n");
+    document.getElementById("report").textContent =
+      (LANG === "ko" && frame.outcome.report_ko ? frame.outcome.report_ko : frame.outcome.report).join("\n");
     const next = document.getElementById("next");
     next.textContent = t("next");
     next.style.display = you == null ? "none" : "";
@@ -171,6 +173,7 @@ function render(fresh) {
 // The last turn as it happened: the card played, the card flipped, what was
 // captured and stolen, each shown with a short highlight.
 let turnEvents = [];
+let loggedEvents = [];  // what the log shows, kept to redraw it in the other language
 function drawRecent(events, names) {
   const box = document.getElementById("recent");
   // a turn may come in several frames (a flip that asks for a choice, Go/Stop)
@@ -195,7 +198,7 @@ function drawHint() {
   box.replaceChildren(el("h2", { text: t("hint") }));
   if (hintMoves === "wait") { box.append(el("div", { text: t("hint_wait") })); return; }
   if (!hintMoves) return;
-  box.firstChild.textContent = t("hint_title", { unit: hintMoves.unit });
+  box.firstChild.textContent = t("hint_title", { unit: t("unit_" + hintMoves.unit) });
   const list = el("ol", { id: "hint-list" });
   hintMoves.moves.forEach((r, i) => list.append(el("li", { class: i === 0 ? "best" : "",
     "data-move": r.move, text: moveLabel(r.move) + "  " + (r.value >= 0 ? "+" : "") + r.value.toFixed(3) })));
@@ -212,7 +215,13 @@ fetch("/api/presets").then(r => r.json()).then(d => { HINTS = d.hint; render(fal
 document.getElementById("hint-button").addEventListener("click", () => {
   hintMoves = "wait"; drawHint(); send({ type: "hint" });
 });
-document.getElementById("lang").addEventListener("click", () => { toggleLang(); render(false); });
+document.getElementById("lang").addEventListener("click", () => {
+  toggleLang(); render(false);
+  // the log again, in the language now shown
+  const box = document.getElementById("log");
+  box.replaceChildren();
+  if (frame) logLines(box, loggedEvents, false, seatNames(frame));
+});
 document.getElementById("next").addEventListener("click", () => send({ type: "next" }));
 document.getElementById("over").addEventListener("click", (e) => {
   if (e.target.id === "over") e.currentTarget.classList.remove("show");
@@ -221,7 +230,7 @@ document.documentElement.lang = LANG;
 connect();
 
 function showNotice(msg) {  // a bot replaced by greedy: said in the log and the error line
-  const who = frame ? frame.names[msg.seat] : "#" + msg.seat;
+  const who = frame ? seatNames(frame)[msg.seat] : "#" + msg.seat;
   const text = who + ": " + t(msg.problem) + " — " + t("bot_replaced");
   document.getElementById("log").prepend(el("div", { class: "new notice", text: text }));
   showError(text);
