@@ -119,3 +119,24 @@ def test_gostop_bots_lists_the_tables():
     assert "widen" in text and "nodes" in text
     bad = CliRunner().invoke(cli, ["bots", "nope"])
     assert bad.exit_code == 2 and "no built-in bot" in bad.output
+
+
+def test_the_web_lobby_caps_are_the_tables_caps():
+    """The lobby refuses what the table's cap refuses, and no setting naming a file."""
+    pytest.importorskip("starlette")
+    from gostop_web.botspecs import BotPolicy, BotRefused, page_settings
+    policy = BotPolicy()
+    for name in TABLED:
+        table = settings_of(BOT_CLASSES[name])
+        assert set(page_settings(name)) == {s.name for s in table if s.kind != "path"}
+        for setting in table:
+            if setting.kind == "path":
+                with pytest.raises(BotRefused, match="not offered"):
+                    policy.check(f"{name}:{setting.name}=/etc/passwd")
+            elif setting.kind in ("int", "float") and setting.cap is not None:
+                value = int(setting.cap) if setting.kind == "int" else setting.cap
+                more = ",samples=64" if setting.name == "depth" else ""  # depth 2's own cap
+                assert policy.check(f"{name}:{setting.name}={value}{more}")
+                over = value + 1
+                with pytest.raises(BotRefused, match="at most|must be"):
+                    policy.check(f"{name}:{setting.name}={over}{more}")

@@ -430,44 +430,6 @@ def test_every_svg_from_arbitrary_arguments_parses_or_is_refused(what, size, car
 
 
 # ---------------------------------------------------------------- positions
-# issue 32, item 6: 11J1 captured alone while 11B and 11J2 lie on the field; played out,
-# the family balances summed to -20 (an odd card of a month no one can ever win)
-ODD_MONTH = (
-    "gostop/1 rules=family players=3 dealer=0 turn=0 phase=play turns=0 "
-    "field=1J2,3J1,9R,9J1,11B,11J2,12A,12D hands=1J1,6A,7R,8B,8J2,10J1,11D|"
-    "1B,1R,2J1,3J2,6J1,7A,8J1|4A,4J2,5R,5J2,7J2,10A,10R captured=11J1|-|- "
-    "stock=3R,8A,9A,5J1,4R,7J1,2R,5A,6J2,9J2,10J2,3B,4J1,12B,6R,2J2,2A,12R "
-    "go=0,0,0 lastgo=0,0,0 fliponly=0,0,0")
-
-
-def test_a_month_captured_alone_in_a_family_position_is_refused():
-    from gostop_core import PositionError, parse_position
-    with pytest.raises(PositionError, match=r"^captured: seat 0 has captured 1 card\(s\) of "
-                                            r"month 11 \(11J1\)"):
-        Game.from_position(ODD_MONTH)
-    with pytest.raises(PositionError, match="^captured:"):
-        parse_position(ODD_MONTH)
-    # the same split with the pair captured together is a real family position
-    paired = ODD_MONTH.replace("field=1J2,3J1,9R,9J1,11B,11J2,", "field=1J2,3J1,9R,9J1,") \
-        .replace("captured=11J1|-|-", "captured=11B,11J1,11J2|-|-")
-    with pytest.raises(PositionError, match="month 11"):  # three is odd too
-        Game.from_position(paired)
-    even = ODD_MONTH.replace("field=1J2,3J1,9R,9J1,11B,11J2,", "field=1J2,3J1,9R,9J1,11B,") \
-        .replace("captured=11J1|-|-", "captured=11J1,11J2|-|-")
-    Game.from_position(even)
-
-
-def test_a_view_with_a_month_captured_alone_is_refused():
-    from gostop_core import PositionError, parse_view
-    view = Game.from_position(ODD_MONTH.replace("captured=11J1|-|-", "captured=-|-|-")
-                              .replace("stock=3R,", "stock=11J1,3R,")).view(1).to_str()
-    with pytest.raises(PositionError, match="^captured:"):
-        parse_view(view.replace("captured=-|-|-", "captured=11J1|-|-")
-                   .replace("stock=19", "stock=18"))
-
-
-# item 7: the unreadable end= state and family hands of 1-3 cards stay refused with the
-# documented errors (their reproducers are in tests/test_refused_states.py)
 def test_the_old_end_and_family_hand_reproducers_meet_their_documented_errors():
     from gostop_core import PositionError, Rules, RulesError
     with pytest.raises(PositionError, match="^end:"):

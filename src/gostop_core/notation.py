@@ -546,7 +546,6 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                 raise PositionError(f"seat {p} dropped {fields['bombs'][p]} bomb(s) but shaken= "
                                     f"shows {shown} month(s): under these rules a bomb shows "
                                     "its month (list it in shaken=)", "shaken")
-    _check_month_pairs(rules, fields, n)
     size = 3 if sitter is not None else n
     dealt = getattr(rules, f"hand_{size}p")
     for p, k in enumerate(counts):
@@ -556,33 +555,6 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
     _check_phase(rules, fields, phase, counts, known, visible)
     _check_counters(fields, phase, counts, stock)
     _check_played(fields, phase)
-
-
-# The rules under which a card only ever leaves the field with another of its month
-# (a capture takes two or four of one month) and no junk changes piles (no steal).
-_STEALS = ("stack_steal", "jjok_steal", "ttadak_steal", "sseul_steal", "bomb_steal",
-           "bonus_cards")
-
-
-def _check_month_pairs(rules: Rules, fields: dict, n: int) -> None:
-    """Without steals, each seat captures the cards of a month two or four at a
-    time, so it holds an even number of each month: an odd one (11J1 alone while
-    11B and 11J2 lie on the field) could never be won by anyone, and the family
-    balances would no longer sum to zero."""
-    settings = rules.as_dict()
-    if any(settings.get(key) for key in _STEALS):
-        return
-    for p in range(n):
-        pile = fields["captured"][p]
-        for month in range(12):
-            held = bin(pile & (0xF << (4 * month))).count("1")
-            if held % 2:
-                codes = ",".join(CARD_CODES[c] for c in range(4 * month, 4 * month + 4)
-                                 if pile >> c & 1)
-                raise PositionError(
-                    f"seat {p} has captured {held} card(s) of month {month + 1} ({codes}): "
-                    "without steals a month's cards are captured two or four at a time",
-                    "captured")
 
 
 def _check_played(fields: dict, phase: str) -> None:

@@ -9,26 +9,26 @@ from __future__ import annotations
 from typing import Iterable
 
 from gostop_core.bots import BOT_NAMES
+from gostop_core.bots.registry import BOT_CLASSES, SETTINGS_PREFIXES
+from gostop_core.bots.settings import Setting, settings_of
 
-__all__ = ["PAGE_BOTS", "SETTING_CAPS", "BotPolicy", "BotRefused"]
+__all__ = ["PAGE_BOTS", "PAGE_PREFIXES", "page_settings", "BotPolicy", "BotRefused"]
 
 #: The bots a page may name (the registry's names).
 PAGE_BOTS = tuple(BOT_NAMES)
-#: Settings a page may give, by bot prefix: key -> (lowest, highest).  The caps
-#: keep one move of a page's bot to a few seconds on a slow machine: depth 2
-#: costs about 60 times depth 1 per sample, so it is allowed fewer samples.
-SETTING_CAPS: dict[str, dict[str, tuple[float, float]]] = {
-    "expectimax": {"depth": (1, 2), "samples": (1, 1024), "win": (0, 100),
-                   "time": (0, 3000), "halving": (0, 2), "consistent": (0, 1)},
-    "best": {"depth": (1, 2), "samples": (1, 1024), "win": (0, 100),
-             "time": (0, 3000), "halving": (0, 2), "consistent": (0, 1)},
-    "ismcts": {"iterations": (1, 100_000), "c": (0, 10), "win": (0, 100),
-               "time": (0, 3000)},
-}
-#: At depth 2 a page may ask for at most this many samples.
+#: The bots a page may give settings to (``NAME:key=value``): the registry's,
+#: within the caps of each class's settings table (``Setting.cap``, which keeps
+#: one move of a page's bot to a few seconds on a slow machine).
+PAGE_PREFIXES = tuple(p.rstrip(":") for p in SETTINGS_PREFIXES)
+#: At depth 2 (about 60 times depth 1 per sample) a page may ask for at most
+#: this many samples.
 DEPTH2_SAMPLES = 128
-#: Word-valued settings a page may give, and their values.
-SETTING_WORDS = {"leaf": ("rollout", "estimate")}
+
+
+def page_settings(prefix: str) -> dict[str, Setting]:
+    """The settings a page may give bot ``prefix``: its class's table less
+    every setting that names a file."""
+    return {s.name: s for s in settings_of(BOT_CLASSES[prefix]) if s.kind != "path"}
 
 
 class BotRefused(ValueError):
@@ -53,33 +53,30 @@ class BotPolicy:
             return spec if spec in self.approved else spec.lower()
         prefix, sep, settings = spec.partition(":")
         prefix = prefix.lower()
-        if not sep or prefix not in SETTING_CAPS:
+        if not sep or prefix not in PAGE_PREFIXES:
             raise BotRefused(f"bot {spec!r} is not offered by this server: choose one of "
                              f"{', '.join(self.offered())} (a program, a file or a plug-in "
                              "plays only when the server is started with --bot SPEC)")
-        caps = SETTING_CAPS[prefix]
+        table = page_settings(prefix)
         values: dict[str, float] = {}
         for item in settings.split(","):
             key, eq, value = (part.strip() for part in item.partition("="))
             if not eq or not value:
                 raise BotRefused(f"bad setting {item!r}: use key=value")
-            if key in SETTING_WORDS and prefix != "ismcts":
-                if value not in SETTING_WORDS[key]:
-                    raise BotRefused(f"{key} is one of {', '.join(SETTING_WORDS[key])}")
-                continue
-            if key not in caps:
-                allowed = sorted(caps) + (sorted(SETTING_WORDS) if prefix != "ismcts" else [])
+            if key not in table:
                 raise BotRefused(f"{prefix} setting {key!r} is not offered by this server: "
-                                 f"one of {', '.join(allowed)}")
+                                 f"one of {', '.join(table)}")
+            setting = table[key]
             try:
-                number = float(value)
-            except ValueError:
-                raise BotRefused(f"{key} needs a number") from None
-            low, high = caps[key]
-            if not low <= number <= high:
-                raise BotRefused(f"{key} is at most {high:g} on this server "
-                                 f"(and at least {low:g}); start it with --bot to allow more")
-            values[key] = number
+                parsed = setting.from_text(value)
+            except ValueError as exc:
+                raise BotRefused(str(exc)) from None
+            if setting.kind in ("int", "float"):
+                low, most = setting.lobby_range()  # type: ignore[misc]
+                if most is not None and parsed > most:
+                    raise BotRefused(f"{key} is at most {most:g} on this server "
+                                     f"(and at least {low:g}); start it with --bot to allow more")
+                values[key] = parsed
         if values.get("depth", 1) >= 2 and values.get("samples", 256) > DEPTH2_SAMPLES:
             raise BotRefused(f"at depth 2 samples is at most {DEPTH2_SAMPLES} on this server")
         return f"{prefix}:{settings.strip()}"

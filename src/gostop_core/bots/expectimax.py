@@ -86,7 +86,7 @@ class ExpectimaxBot(Bot):
     SETTINGS = (
         Setting("depth", "depth", "int", DEPTH, "search depth in turns", 1, MAX_DEPTH, cap=2),
         Setting("samples", "samples", "int", SAMPLES, "deals of the unseen cards searched",
-                1, MAX_SAMPLES, cap=256),
+                1, MAX_SAMPLES),
         Setting("leaf", "leaf", "choice", LEAF, "value past the depth", choices=LEAVES),
         Setting("win", "win_bonus", "float", WIN_BONUS, "points added to a won hand's value",
                 -100.0, 100.0),
@@ -99,7 +99,7 @@ class ExpectimaxBot(Bot):
                 "stop once the best move leads by this many standard errors (0: off)",
                 0.0, 100.0),
         Setting("plan", "plan", "int", 0, "playouts per Go planned inside the playouts",
-                0, MAX_PLAN, cap=4),
+                0, MAX_PLAN, cap=2),
         Setting("consistent", "consistent", "switch", False,
                 "own later decisions one choice per information set"),
     )

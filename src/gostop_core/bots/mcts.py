@@ -65,8 +65,9 @@ class IsmctsBot(Bot):
     #: The settings, declared once (gostop_core.bots.settings).
     SETTINGS = (
         Setting("iterations", "iterations", "int", ITERATIONS, "deals played a decision",
-                1, MAX_ITERATIONS, cap=50000),
-        Setting("c", "c", "float", C, "exploration (times the payoffs' spread)", 0.0, 100.0),
+                1, MAX_ITERATIONS, cap=100_000),
+        Setting("c", "c", "float", C, "exploration (times the payoffs' spread)", 0.0, 100.0,
+                cap=10.0),
         Setting("time", "time_ms", "float", 0.0, "milliseconds a decision (0: no limit)",
                 0.0, float(MAX_TIME_MS), cap=3000.0),
         Setting("win", "win_bonus", "float", WIN_BONUS, "points added to a won hand's value",
