@@ -170,7 +170,7 @@ class HandDriver:
                 raise self._fail(seat, BotTimeoutError(f"no move within {self.move_time:g} s"))
         return move
 
-    def push(self, move: Move | str) -> list:
+    def push(self, move: Move | str) -> Any:
         """Play ``move`` for the seat to move (a bot's answer or a person's
         decision): the other seats' bots observe it first; when the hand is
         over, the ``end_hand`` hooks follow.  Returns the move's events.  A

@@ -83,7 +83,7 @@ class ExpectimaxBot(Bot):
 
     #: The settings, declared once (gostop_core.bots.settings): specifications,
     #: protocol options, the web lobby's bounds and the help all come from here.
-    SETTINGS = (
+    SETTINGS: tuple[Setting, ...] = (
         Setting("depth", "depth", "int", DEPTH, "search depth in turns", 1, MAX_DEPTH, cap=2),
         Setting("samples", "samples", "int", SAMPLES, "deals of the unseen cards searched",
                 1, MAX_SAMPLES),

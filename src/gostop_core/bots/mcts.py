@@ -63,7 +63,7 @@ class IsmctsBot(Bot):
     LOOPS = ("closed", "open")
 
     #: The settings, declared once (gostop_core.bots.settings).
-    SETTINGS = (
+    SETTINGS: tuple[Setting, ...] = (
         Setting("iterations", "iterations", "int", ITERATIONS, "deals played a decision",
                 1, MAX_ITERATIONS, cap=100_000),
         Setting("c", "c", "float", C, "exploration (times the payoffs' spread)", 0.0, 100.0,

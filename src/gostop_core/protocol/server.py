@@ -541,10 +541,10 @@ class _Server:
         moves = request.moves or []
         if request.position is not None:
             view = replay_position(request.position, moves)
-        elif moves or request.stock:
-            view = replay_view(request.view, moves, request.stock or [])
         else:
-            view = PlayerView.from_str(request.view)
+            assert request.view is not None  # the parser requires a view or a position
+            view = (replay_view(request.view, moves, request.stock or [])
+                    if moves or request.stock else PlayerView.from_str(request.view))
         legal = legal_moves_of_view(view)
         if request.legal is not None:
             given = [Move.from_str(m) for m in request.legal]
@@ -566,11 +566,13 @@ class _Server:
         request = job.request
         kind = request.kind
         if kind == "setoption":
+            assert request.name is not None  # the parser requires a name
             value = self.backend.set_option(request.name, request.value)
             self.answer(job, None if request.id is None else {
                 "type": "option", "id": request.id, "name": request.name, "value": value})
             return
         if kind in ("newhand", "end"):
+            assert request.view is not None  # the parser requires a view
             view = PlayerView.from_str(request.view)
             if kind == "newhand":
                 self.backend.new_hand(view)
@@ -625,6 +627,7 @@ class _Server:
         if request.position is not None:
             state = state_of_position(request.position, moves, request.seat)
         else:
+            assert request.view is not None  # the parser requires a view or a position
             state = state_of_view(request.view, moves, request.stock or [], request.seat)
         outcome = state.outcome
         return {"type": "state", "id": request.id, "to_move": state.to_move,

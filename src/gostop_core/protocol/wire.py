@@ -75,7 +75,7 @@ class MessageError(BotProtocolError, ValueError):
     a field missing or of the wrong kind).  ``id`` is the request id when one
     could be read, so that the error can be answered."""
 
-    def __init__(self, message: str, id: int | None = None):
+    def __init__(self, message: str, id: int | str | None = None):
         super().__init__(message)
         self.id = id
 
@@ -302,7 +302,7 @@ def validate_time(message: dict, key: str, id: int | None = None) -> float | Non
     return float(value)
 
 
-def validate_moves(message: dict, key: str, id: int | None = None,
+def validate_moves(message: dict, key: str, id: int | str | None = None,
                    required: bool = False) -> list[str] | None:
     """An optional list of move strings, at most :data:`MAX_LIST` of them, each
     at most 32 characters (a list that is too long is refused before its
