@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from gostop_core import GoStopError
+from gostop_core.protocol.wire import nests_deeper
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_JSON_DEPTH", "RATE_PER_SECOND", "RATE_BURST",
            "STRIKE_LIMIT", "STRIKE_WINDOW", "RequestError", "load_json", "TokenBucket",
@@ -46,24 +47,8 @@ def load_json(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise RequestError("the body is not UTF-8") from None
-    depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > max_depth:
-                raise RequestError(f"JSON nested deeper than {max_depth} levels")
-        elif ch in "]}":
-            depth -= 1
+    if nests_deeper(text, max_depth):
+        raise RequestError(f"JSON nested deeper than {max_depth} levels")
     try:
         return json.loads(text)
     except (ValueError, RecursionError):

@@ -200,12 +200,14 @@ def peek_id(head: bytes | str) -> int | None:
     return value if value <= MAX_ID else None
 
 
-def check_nesting(text: str, limit: int = MAX_NESTING) -> None:
-    """Raise :class:`MessageError` when ``text`` nests arrays and objects
-    deeper than ``limit`` (brackets inside strings do not count)."""
-    # most lines hold few brackets: count them before walking the text
+def nests_deeper(text: str, limit: int) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects deeper than ``limit``
+    (brackets inside strings do not count): checked before parsing, so that no
+    parser's recursion limit is ever reached (the protocol's lines, the web
+    table's bodies)."""
+    # most texts hold few brackets: count them before walking the text
     if text.count("[") + text.count("{") <= limit:
-        return
+        return False
     depth = 0
     in_string = False
     escaped = False
@@ -222,10 +224,18 @@ def check_nesting(text: str, limit: int = MAX_NESTING) -> None:
         elif ch in "[{":
             depth += 1
             if depth > limit:
-                raise MessageError(f"the line nests arrays and objects too deep: more "
-                                   f"than {limit} levels", peek_id(text))
+                return True
         elif ch in "]}":
             depth -= 1
+    return False
+
+
+def check_nesting(text: str, limit: int = MAX_NESTING) -> None:
+    """Raise :class:`MessageError` when ``text`` nests arrays and objects
+    deeper than ``limit`` (:func:`nests_deeper`)."""
+    if nests_deeper(text, limit):
+        raise MessageError(f"the line nests arrays and objects too deep: more "
+                           f"than {limit} levels", peek_id(text))
 
 
 def _reject_constant(name: str) -> Any:
