@@ -13,11 +13,12 @@ from click.testing import CliRunner
 from gostop_cli.main import cli
 from gostop_core.bots import make_bot
 from gostop_core.bots.external import SearchBotBackend
-from gostop_core.bots.registry import BOT_CLASSES, SETTINGS_PREFIXES
+from gostop_core.bots.registry import SETTINGS_PREFIXES, builtin_classes
 from gostop_core.bots.settings import Setting, lobby_bounds, settings_of
 
 #: Built-in names with a settings table, and a value of each setting's kind
 #: that differs from its default.
+BOT_CLASSES = builtin_classes()
 TABLED = sorted(name for name, cls in BOT_CLASSES.items()
                 if settings_of(cls) and f"{name}:" in SETTINGS_PREFIXES)
 

@@ -642,8 +642,9 @@ Examples:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def bots_cmd(name: str | None, as_json: bool) -> None:
     """List the built-in bots and the settings each takes (NAME:key=value,...)."""
-    from gostop_core.bots.registry import BOT_CLASSES, BOT_DEFAULTS
+    from gostop_core.bots.registry import BOT_DEFAULTS, builtin_classes
     from gostop_core.bots.settings import settings_of
+    BOT_CLASSES = builtin_classes()
     names = list(BOT_CLASSES)
     if name is not None:
         key = name.strip().lower()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from gostop_core.bots import BOT_NAMES
-from gostop_core.bots.registry import BOT_CLASSES, SETTINGS_PREFIXES
+from gostop_core.bots.registry import SETTINGS_PREFIXES, builtin_classes
 from gostop_core.bots.settings import Setting, settings_of
 
 __all__ = ["PAGE_BOTS", "PAGE_PREFIXES", "page_settings", "BotPolicy", "BotRefused"]
@@ -28,7 +28,7 @@ DEPTH2_SAMPLES = 128
 def page_settings(prefix: str) -> dict[str, Setting]:
     """The settings a page may give bot ``prefix``: its class's table less
     every setting that names a file."""
-    return {s.name: s for s in settings_of(BOT_CLASSES[prefix]) if s.kind != "path"}
+    return {s.name: s for s in settings_of(builtin_classes()[prefix]) if s.kind != "path"}
 
 
 class BotRefused(ValueError):

@@ -13,7 +13,7 @@ from gostop_core.bots.settings import settings_from_spec
 from gostop_core.bots.simple import GreedyBot, RandomBot
 
 __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BOT_CLASSES", "BEST_SETTINGS",
-           "EXPECTIMAX_V1_SETTINGS", "make_builtin_bot", "is_builtin_spec"]
+           "EXPECTIMAX_V1_SETTINGS", "make_builtin_bot", "is_builtin_spec", "builtin_classes"]
 
 
 # ---------------------------------------------------------------- factory and runner
@@ -43,6 +43,13 @@ BOT_CLASSES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot,
 BOT_DEFAULTS: dict[str, dict[str, Any]] = {"expectimax-v1": EXPECTIMAX_V1_SETTINGS,
                                            "best": BEST_SETTINGS,
                                            "learned": EXPECTIMAX_V1_SETTINGS}
+
+
+def builtin_classes() -> dict[str, type]:
+    """:data:`BOT_CLASSES` and the ``neural`` bot's class, which is imported only
+    when asked for (it loads the network's compiled module and numpy)."""
+    from gostop_core.bots.neural import NeuralBot
+    return dict(BOT_CLASSES, neural=NeuralBot)
 
 
 def is_builtin_spec(spec: str) -> bool:
