@@ -152,6 +152,19 @@ def _turns_had(players: int, turn: int, phase: str, turns: int, extra: str) -> l
     return played
 
 
+def swap_hidden(text: str) -> str:
+    """The same position with the first card of seat 1's hand swapped with the
+    last card of the stock: seat 0's view does not change (the hidden-card
+    tests of the bots)."""
+    tokens = dict(t.split("=", 1) for t in text.split()[1:])
+    hands = [h.split(",") for h in tokens["hands"].split("|")]
+    stock = tokens["stock"].split(",")
+    hands[1][0], stock[-1] = stock[-1], hands[1][0]
+    tokens["hands"] = "|".join(",".join(h) for h in hands)
+    tokens["stock"] = ",".join(stock)
+    return "gostop/1 " + " ".join(f"{k}={v}" for k, v in tokens.items())
+
+
 def game_from(**kwargs) -> Game:
     """``Game.from_position(make_position(**kwargs))``."""
     return Game.from_position(make_position(**kwargs))

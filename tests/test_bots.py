@@ -11,6 +11,8 @@ from gostop_core.bots import (
 from gostop_core.cards import CARD_CODES
 from gostop_core.rules import PRESETS
 
+from conftest import swap_hidden
+
 #: (preset, players) for every player count each preset allows.
 PRESET_PLAYERS = [(name, n) for name in PRESETS for n in Rules(name).allowed_players()]
 
@@ -102,18 +104,6 @@ def test_play_game_needs_one_bot_per_seat():
 
 
 # ---------------------------------------------------------------- hidden information
-def _swap_hidden(text: str) -> str:
-    """The same position with the first card of seat 1's hand swapped with the
-    last card of the stock: seat 0's view does not change."""
-    tokens = dict(t.split("=", 1) for t in text.split()[1:])
-    hands = [h.split(",") for h in tokens["hands"].split("|")]
-    stock = tokens["stock"].split(",")
-    hands[1][0], stock[-1] = stock[-1], hands[1][0]
-    tokens["hands"] = "|".join(",".join(h) for h in hands)
-    tokens["stock"] = ",".join(stock)
-    return "gostop/1 " + " ".join(f"{k}={v}" for k, v in tokens.items())
-
-
 # The searching bots take a few hundred milliseconds on a hand's first decision:
 # six deals per bot and preset in the default run, twenty with --runslow.
 VIEW_SEEDS = [pytest.param(range(6), id="6-deals"),
@@ -128,7 +118,7 @@ def test_bots_decide_from_the_view_alone(name, preset, seeds):
         game = Game(preset, seed=seed)
         if game.is_over():  # chongtong: the hand ended at the deal
             continue
-        other = Game.from_position(_swap_hidden(game.position()))
+        other = Game.from_position(swap_hidden(game.position()))
         assert game.view(0).to_str() == other.view(0).to_str()
         assert game.position() != other.position()
         a = make_bot(name, seed=seed).choose(game.view(0), list(game.legal_moves))
@@ -160,7 +150,7 @@ def test_the_opponent_model_decides_from_views_and_public_moves_alone():
         if first.is_over() or any(hidden in str(m) for _, m in moves):
             continue
         choices, positions = [], []
-        for game in (Game.from_position(start), Game.from_position(_swap_hidden(start))):
+        for game in (Game.from_position(start), Game.from_position(swap_hidden(start))):
             bot = make_bot("learned:samples=16,worlds=4", seed=seed)
             bot.start_hand(game.view(0))
             for mover, move in moves:

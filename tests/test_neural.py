@@ -21,6 +21,8 @@ from gostop_core.neural.network import (
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, SelfPlay, view_inputs
 from gostop_core.notation import parse_view
 
+from conftest import swap_hidden
+
 
 @pytest.fixture(scope="module")
 def weights(tmp_path_factory):
@@ -30,23 +32,12 @@ def weights(tmp_path_factory):
     return str(path)
 
 
-def _swap_hidden(text: str) -> str:
-    # seat 1's first hand card swapped with the stock's last card: seat 0 sees no change
-    tokens = dict(t.split("=", 1) for t in text.split()[1:])
-    hands = [h.split(",") for h in tokens["hands"].split("|")]
-    stock = tokens["stock"].split(",")
-    hands[1][0], stock[-1] = stock[-1], hands[1][0]
-    tokens["hands"] = "|".join(",".join(h) for h in hands)
-    tokens["stock"] = ",".join(stock)
-    return "gostop/1 " + " ".join(f"{k}={v}" for k, v in tokens.items())
-
-
 def test_the_inputs_of_a_view_do_not_depend_on_hidden_cards():
     for seed in range(8):
         game = Game("casual", seed=seed)
         if game.is_over():
             continue
-        other = Game.from_position(_swap_hidden(game.position()))
+        other = Game.from_position(swap_hidden(game.position()))
         assert game.position() != other.position()
         a = view_inputs(*parse_view(game.view(0).to_str()))
         b = view_inputs(*parse_view(other.view(0).to_str()))
@@ -71,7 +62,7 @@ def test_the_neural_bot_decides_from_the_view_alone_and_deterministically(weight
         game = Game("casual", seed=seed)
         if game.is_over():
             continue
-        other = Game.from_position(_swap_hidden(game.position()))
+        other = Game.from_position(swap_hidden(game.position()))
         a = bot.choose(game.view(0), list(game.legal_moves))
         b = NeuralBot(weights=weights).choose(other.view(0), list(other.legal_moves))
         assert a == b and a in game.legal_moves
