@@ -5,8 +5,9 @@ at every decision of random hands in every preset and player count, the flip
 phase under ``flipped_bonus=1`` included (a flipped bonus card waits there for
 the turn's captures, face up: every seat sees it).
 
-Seed 000: "Bonus cards, when flipped from the draw pile, are acquired directly
-by the player" (the turn's captures bank it: docs/rules.md, flipped_bonus)."""
+Seed 000: "A bonus card turned up from the stock during your flip banks the same
+way, and another is turned up behind it." (``flipped_bonus=0``; under
+``flipped_bonus=1`` it waits, face up, for the turn's captures: docs/rules.md)."""
 
 from __future__ import annotations
 
