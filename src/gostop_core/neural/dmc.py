@@ -20,10 +20,11 @@ import signal
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
+from gostop_core.errors import GoStopError
 from gostop_core.neural.network import (
     INPUTS, RETURN_SCALE, Adam, Network, NeuralWeightsError, input_scale, load_network,
     save_network,
@@ -31,7 +32,8 @@ from gostop_core.neural.network import (
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, SelfPlay
 from gostop_core.rules import Rules
 
-__all__ = ["TrainConfig", "train", "evaluate_vs_greedy"]
+__all__ = ["TrainConfig", "train", "evaluate_vs_greedy", "ActorsLostError", "LocalActor",
+           "SampleSource", "selfplay_seed"]
 
 #: Evaluation deals start here: tuning seeds stay below 1,000,000.
 EVAL_SEED = 500_000
@@ -127,13 +129,100 @@ def _save(path: Path, net: Network, opt: Adam, rng: np.random.Generator, cfg: Tr
     return save_network(path, net, extra, header)
 
 
-def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: str = "",
-          log: Callable[[str], None] = print, stop_after_s: float | None = None) -> Network:
-    """Run (or, with ``resume``, continue) a training run in ``out_dir``."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    ckpt = out / "checkpoint.npz"
-    scale = input_scale()
+class ActorsLostError(GoStopError, RuntimeError):
+    """The self-play actors of a run stopped (a Ray actor process or its node
+    died): the run writes its checkpoint and ends with this error."""
+
+
+class SampleSource(Protocol):
+    """Where a run's self-play happens: :class:`LocalActor` (one
+    :class:`~gostop_core.neural.selfplay.SelfPlay` in this process) or Ray
+    actors (``gostop_core.arena.ray_training``)."""
+
+    def collect(self) -> tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+        """Play on: the hands finished, and a batch of finished samples
+        ``(states, actions, returns)`` or None while there is none yet."""
+
+    def sync(self, learned: bool) -> None:
+        """The network changed: every ``sync_batches`` learner steps
+        (``learned`` False) and once the learner is done with a batch of
+        samples (``learned`` True)."""
+
+    def close(self) -> None:
+        """Stop the self-play (and whatever it started)."""
+
+
+#: A function that starts a run's self-play: (network, config, hands already
+#: played) -> SampleSource.
+SourceFactory = Callable[[Network, TrainConfig, int], SampleSource]
+
+#: The local actor hands its samples to the learner once this many are finished.
+DRAIN_SAMPLES = 8192
+
+
+def selfplay_seed(cfg: TrainConfig, hands: int, actor: int | None = None) -> int:
+    """The self-play seed of a sitting that starts after ``hands`` hands: the
+    local actor's, or that of Ray actor number ``actor`` (each sitting's deals
+    continue from the hands already seen; the actor index keeps the actors'
+    deals apart, above every local seed)."""
+    seed = cfg.seed * 1_000_003 + hands
+    return seed if actor is None else seed + ((actor + 1) << 42)
+
+
+class LocalActor:
+    """The self-play in this process, taking its turns with the learner."""
+
+    def __init__(self, net: Network, cfg: TrainConfig, hands: int):
+        self.net = net
+        self.epsilon = cfg.epsilon
+        self.actor = SelfPlay(cfg.games, cfg.rules, cfg.players, seed=selfplay_seed(cfg, hands),
+                              weights=net.play_weights())
+
+    def collect(self) -> tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+        before = self.actor.hands
+        h1 = self.actor.prepare()
+        self.actor.advance(self.net.head(h1), self.epsilon)
+        samples = self.actor.drain() if self.actor.pending_samples >= DRAIN_SAMPLES else None
+        return self.actor.hands - before, samples
+
+    def sync(self, learned: bool) -> None:
+        self.actor.set_weights(self.net.play_weights())
+
+    def close(self) -> None:
+        pass
+
+
+class _Learner:
+    """The replay buffer and the training ratio: ``ratio`` training rows per
+    new sample, in batches of ``batch`` once the buffer holds four of them."""
+
+    def __init__(self, net: Network, opt: Adam, rng: np.random.Generator, cfg: TrainConfig,
+                 progress: dict):
+        self.net, self.opt, self.rng, self.cfg, self.progress = net, opt, rng, cfg, progress
+        self.replay = _Replay(cfg.replay)
+        self.scale = input_scale()
+        self.credit = 0.0
+        self.losses: list[float] = []
+
+    def learn(self, s: np.ndarray, a: np.ndarray, r: np.ndarray, source: SampleSource) -> None:
+        cfg, progress = self.cfg, self.progress
+        self.replay.add(s, a, r)
+        progress["samples"] += len(r)
+        self.credit += cfg.ratio * len(r)
+        while self.credit >= cfg.batch and self.replay.size >= 4 * cfg.batch:
+            x, y = self.replay.batch(self.rng, cfg.batch, self.scale)
+            self.losses.append(self.opt.step(x, y))
+            self.credit -= cfg.batch
+            progress["batches"] += 1
+            if progress["batches"] % cfg.sync_batches == 0:
+                source.sync(False)
+        source.sync(True)
+
+
+def _open_run(out: Path, ckpt: Path, cfg: TrainConfig, resume: bool,
+              log: Callable[[str], None]) -> tuple[Network, Adam, np.random.Generator, dict]:
+    """The network, Adam and the sampling RNG of a new run, or of the run in
+    ``ckpt`` with its progress."""
     progress: dict[str, Any] = {"hands": 0, "samples": 0, "batches": 0, "seconds": 0.0}
     if resume and ckpt.exists():
         net, extra = load_network(ckpt, with_extra=True)
@@ -156,53 +245,64 @@ def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: 
         net = Network.initial((cfg.hidden1, cfg.hidden2), cfg.seed)
         opt = Adam(net, cfg.lr)
         rng = np.random.default_rng(cfg.seed)
-    # each sitting's deals continue from the hands already seen
-    actor = SelfPlay(cfg.games, cfg.rules, cfg.players, seed=cfg.seed * 1_000_003 + int(progress["hands"]),
-                     weights=net.play_weights())
-    replay = _Replay(cfg.replay)
+    return net, opt, rng, progress
+
+
+def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: str = "",
+          log: Callable[[str], None] = print, stop_after_s: float | None = None,
+          actors: SourceFactory = LocalActor) -> Network:
+    """Run (or, with ``resume``, continue) a training run in ``out_dir``.
+
+    ``actors`` starts the self-play: by default :class:`LocalActor`, in this
+    process; ``gostop_core.arena.ray_training.RayActors(...)`` plays it in Ray
+    actors.  The checkpoint is the same either way, so a run may change
+    where it plays when it resumes."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / "checkpoint.npz"
+    net, opt, rng, progress = _open_run(out, ckpt, cfg, resume, log)
+    learner = _Learner(net, opt, rng, cfg, progress)
+    source = actors(net, cfg, int(progress["hands"]))
     stop = {"now": False}
 
     def _stop(signum, frame):
         stop["now"] = True
-    old = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        old = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    except BaseException:
+        source.close()
+        raise
     start = time.monotonic()
     seconds0 = progress["seconds"]
     last_ckpt = start
-    hands0 = actor.hands
-    credit = 0.0
-    losses: list[float] = []
+    lost: ActorsLostError | None = None
     try:
         while progress["hands"] < cfg.hands and not stop["now"]:
-            h1 = actor.prepare()
-            actor.advance(net.head(h1), cfg.epsilon)
-            progress["hands"] += actor.hands - hands0
-            hands0 = actor.hands
-            if actor.pending_samples >= 8192:
-                s, a, r = actor.drain()
-                replay.add(s, a, r)
-                progress["samples"] += len(r)
-                credit += cfg.ratio * len(r)
-                while credit >= cfg.batch and replay.size >= 4 * cfg.batch:
-                    x, y = replay.batch(rng, cfg.batch, scale)
-                    losses.append(opt.step(x, y))
-                    credit -= cfg.batch
-                    progress["batches"] += 1
-                    if progress["batches"] % cfg.sync_batches == 0:
-                        actor.set_weights(net.play_weights())
-                actor.set_weights(net.play_weights())
+            try:
+                hands, samples = source.collect()
+            except ActorsLostError as exc:
+                if not stop["now"]:  # not the actors' share of a Ctrl-C
+                    lost = exc
+                break
+            progress["hands"] += hands
+            if samples is not None:
+                learner.learn(*samples, source)
             now = time.monotonic()
             if stop_after_s is not None and now - start >= stop_after_s:
                 break
             if now - last_ckpt >= cfg.checkpoint_s:
-                _checkpoint(out, ckpt, net, opt, rng, cfg, progress, command, losses, log,
-                            seconds0 + now - start)
-                losses = []
+                _checkpoint(out, ckpt, net, opt, rng, cfg, progress, command, learner.losses,
+                            log, seconds0 + now - start)
+                learner.losses = []
                 last_ckpt = time.monotonic()
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
-    _checkpoint(out, ckpt, net, opt, rng, cfg, progress, command, losses, log,
+        source.close()  # the actors end before the last checkpoint's evaluation
+    _checkpoint(out, ckpt, net, opt, rng, cfg, progress, command, learner.losses, log,
                 seconds0 + time.monotonic() - start)
+    if lost is not None:
+        raise lost
     return net
 
 
