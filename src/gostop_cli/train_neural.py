@@ -10,7 +10,7 @@ import sys
 import click
 
 from gostop_core import GoStopError
-from gostop_cli.options import CommandError, FloatRange, IntRange
+from gostop_cli.options import CommandError, FloatRange, IntRange, backend_options
 
 __all__ = ["train_neural"]
 
@@ -22,13 +22,16 @@ Examples:
   gostop train-neural --out /work/runs/casual2 --hands 20000000
   gostop train-neural --out /work/runs/casual2 --hands 40000000 --resume
   gostop train-neural --out /tmp/smoke --hands 2000 --games 64 --eval-deals 20
+  gostop train-neural --out /work/runs/casual2 --backend ray --address auto --resume
 \b
 The run's directory gets checkpoint.npz (weights, Adam's state, the sampling
 RNG, hands and samples seen; replaced atomically every --checkpoint seconds)
 and curve.jsonl (one line a checkpoint: hands, samples, loss, the network
 against the greedy policy on --eval-deals duplicate deals from seed 500,000).
 Ctrl-C writes a last checkpoint; --resume continues from it.  The weights for
-the neural bot are the checkpoint itself (gostop play --bot neural:weights=FILE).""")
+the neural bot are the checkpoint itself (gostop play --bot neural:weights=FILE).
+With --backend ray the self-play runs in --actors Ray actors, the learner in
+this process; the checkpoint is the same, so a run may resume on either backend.""")
 @click.option("--out", "out_dir", metavar="DIR", required=True,
               type=click.Path(file_okay=False), help="The run's directory.")
 @click.option("--rules", type=click.Choice(_PRESETS), default="casual", show_default=True)
@@ -51,21 +54,35 @@ the neural bot are the checkpoint itself (gostop play --bot neural:weights=FILE)
               show_default=True, help="Seconds between checkpoints.")
 @click.option("--eval-deals", type=IntRange(0, 100_000), default=200, show_default=True)
 @click.option("--resume", is_flag=True, help="Continue from the directory's checkpoint.")
+@backend_options
+@click.option("--actors", type=IntRange(1, 4096), default=None,
+              help="With --backend ray: self-play actor processes, one CPU each (default: the "
+                   "cluster's CPUs less one for the learner, at least 1).")
 def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int, epsilon: float,
                  lr: float, batch: int, ratio: float, replay: int, hidden: tuple[int, int],
-                 seed: int, checkpoint_s: float, eval_deals: int, resume: bool) -> None:
+                 seed: int, checkpoint_s: float, eval_deals: int, resume: bool, backend: str,
+                 address: str | None, actors: int | None) -> None:
     """Train the neural bot's Q network by self-play (Deep Monte-Carlo;
     docs/strength.md, round 6)."""
-    from gostop_core.neural.dmc import TrainConfig, train
+    from gostop_core.neural.dmc import LocalActor, SourceFactory, TrainConfig, train
+    if backend != "ray":
+        for name, value in (("--address", address), ("--actors", actors)):
+            if value is not None:
+                raise click.BadParameter(f"{name} needs --backend ray", param_hint=f"'{name}'")
     cfg = TrainConfig(rules=rules, players=players, hands=hands, games=games, epsilon=epsilon,
                       lr=lr, batch=batch, replay=replay, ratio=ratio, hidden1=hidden[0],
                       hidden2=hidden[1], seed=seed, checkpoint_s=checkpoint_s,
                       eval_deals=eval_deals)
     command = " ".join(shlex.quote(a) for a in ["gostop", "train-neural"] + sys.argv[2:]) \
         if len(sys.argv) > 1 and sys.argv[1] == "train-neural" else "gostop train-neural"
+    def log(line: str) -> None:
+        click.echo(line, err=True)
     try:
-        train(out_dir, cfg, resume=resume, command=command,
-              log=lambda line: click.echo(line, err=True))
+        source: SourceFactory = LocalActor
+        if backend == "ray":
+            from gostop_core.arena.ray_training import RayActors
+            source = RayActors(actors, address, log=log)
+        train(out_dir, cfg, resume=resume, command=command, log=log, actors=source)
     except OSError as exc:
         raise CommandError(f"{exc.filename or out_dir}: {exc.strerror or exc}") from None
     except (GoStopError, ValueError) as exc:

@@ -33,7 +33,7 @@ from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES,
 from gostop_core.rules import Rules
 
 __all__ = ["TrainConfig", "train", "evaluate_vs_greedy", "ActorsLostError", "LocalActor",
-           "SampleSource", "selfplay_seed"]
+           "SampleSource", "SourceFactory", "selfplay_seed"]
 
 #: Evaluation deals start here: tuning seeds stay below 1,000,000.
 EVAL_SEED = 500_000
