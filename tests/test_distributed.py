@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ray = pytest.importorskip("ray")
@@ -333,3 +334,187 @@ def test_without_ray_the_backend_says_how_to_install_it(monkeypatch, tmp_path):
                                       "--backend", "ray"])
     assert result.exit_code == 2 and result.output.count("\n") == 1
     assert not (tmp_path / "o").exists()
+
+
+# --- gostop train-neural --backend ray: the self-play in Ray actors -------------------------
+
+def _tiny_config(**changes):
+    from gostop_core.neural.dmc import TrainConfig
+    settings = dict(hands=300, games=16, batch=64, replay=10_000, hidden1=16, hidden2=8,
+                    eval_deals=2, seed=3, checkpoint_s=3600)
+    settings.update(changes)
+    return TrainConfig(**settings)
+
+
+class _Counted:
+    """Wraps a run's sample source: adds up the hands and samples it handed
+    to the learner, to compare with what the checkpoint says."""
+
+    def __init__(self, factory):
+        self.factory, self.hands, self.samples, self.batches = factory, 0, 0, 0
+
+    def __call__(self, net, cfg, hands):
+        inner = self.factory(net, cfg, hands)
+        counted = self
+
+        class Source:
+            def collect(self):
+                finished, samples = inner.collect()
+                counted.hands += finished
+                if samples is not None:
+                    counted.samples += len(samples[2])
+                    counted.batches += 1
+                return finished, samples
+
+            def sync(self, learned):
+                inner.sync(learned)
+
+            def close(self):
+                inner.close()
+        return Source()
+
+
+def _header(run: Path) -> dict:
+    from gostop_core.neural.network import load_network
+    return load_network(run / "checkpoint.npz").header
+
+
+def test_train_on_ray_actors_counts_every_hand_and_is_deterministic(cluster, tmp_path):
+    """Two actors on the module's cluster: the checkpoint counts exactly the
+    hands and samples the actors handed over (at least --hands), the learner
+    trained on them at the ratio, and the same seed gives the same weights
+    however the two actors' timings fall."""
+    from gostop_core.arena.ray_training import RayActors
+    from gostop_core.neural.dmc import train
+    cfg = _tiny_config()
+    lines: list[str] = []
+    counted = _Counted(RayActors(actors=2, steps=20, log=lines.append))
+    train(tmp_path / "a", cfg, actors=counted, log=lines.append)
+    head = _header(tmp_path / "a")
+    assert lines[0].startswith("2 self-play actor(s) on Ray, 20 step(s) of 16 games")
+    assert head["hands"] == counted.hands >= cfg.hands
+    assert head["samples"] == counted.samples > 5 * head["hands"]  # every hand has decisions
+    # 0.5 rows a sample in batches of 64, once the replay holds 4 batches
+    assert 0 < head["batches"] <= head["samples"] * cfg.ratio / cfg.batch
+    curve = [json.loads(line) for line in (tmp_path / "a" / "curve.jsonl").read_text().splitlines()]
+    assert [(p["hands"], p["samples"]) for p in curve] == [(head["hands"], head["samples"])]
+    train(tmp_path / "b", cfg, actors=RayActors(actors=2, steps=20), log=lines.append)
+    again = _header(tmp_path / "b")
+    assert (again["hands"], again["samples"], again["sha256"]) == \
+        (head["hands"], head["samples"], head["sha256"])
+
+
+def test_each_actor_plays_its_own_deals(tmp_path):
+    """The actor index is in the seed: actors 0 and 1 of a run play other
+    deals, the same actor of the same run the same ones (no Ray needed)."""
+    from gostop_core.arena.ray_training import SelfPlayActor
+    from gostop_core.neural.dmc import selfplay_seed
+    from gostop_core.neural.network import Network
+    cfg = _tiny_config()
+    params = Network.initial((16, 8), 0).params
+    settings = {"rules": "casual", "players": 2, "games": 16, "epsilon": 0.05}
+
+    def first_samples(actor: int, hands: int = 0):
+        return SelfPlayActor(settings, selfplay_seed(cfg, hands, actor), params, 30).play()
+
+    a, b, a_again = first_samples(0), first_samples(1), first_samples(0)
+    assert a[0] > 0 and all(np.array_equal(x, y) for x, y in zip(a[1:], a_again[1:]))
+    assert a[1].shape != b[1].shape or not np.array_equal(a[1], b[1])
+    later = first_samples(0, hands=1000)  # a resumed sitting deals anew
+    assert a[1].shape != later[1].shape or not np.array_equal(a[1], later[1])
+    assert len({selfplay_seed(cfg, 0), selfplay_seed(cfg, 0, 0), selfplay_seed(cfg, 0, 1)}) == 3
+
+
+def test_a_run_resumes_on_the_other_backend(cluster, tmp_path):
+    """The checkpoint is the same on both backends: a local run goes on with
+    Ray actors and a Ray run goes on locally, the hands, samples, learner
+    steps and Adam's step count carried over."""
+    from gostop_core.arena.ray_training import RayActors
+    from gostop_core.neural.dmc import LocalActor, train
+    from gostop_core.neural.network import load_network
+    run = tmp_path / "run"
+    # the local actor hands its samples over 8,192 at a time: 450 hands is more
+    train(run, _tiny_config(hands=450), actors=LocalActor, log=lambda line: None)
+    first = _header(run)
+    assert first["batches"] > 0
+    counted = _Counted(RayActors(actors=1, steps=20))
+    lines: list[str] = []
+    train(run, _tiny_config(hands=700), resume=True, actors=counted, log=lines.append)
+    second = _header(run)
+    assert lines[0] == f"resumed {run / 'checkpoint.npz'}: {first['hands']:,} hands, " \
+                       f"{first['samples']:,} samples"
+    assert second["hands"] == first["hands"] + counted.hands >= 700
+    assert second["samples"] == first["samples"] + counted.samples
+    assert second["batches"] > first["batches"] and second["sha256"] != first["sha256"]
+    target = second["hands"] + 700
+    train(run, _tiny_config(hands=target), resume=True, actors=LocalActor, log=lambda line: None)
+    third = _header(run)
+    assert third["hands"] >= target and third["batches"] > second["batches"]
+    _, extra = load_network(run / "checkpoint.npz", with_extra=True)
+    assert int(extra["adam_t"][0]) == third["batches"]  # Adam went on counting its steps
+    assert len((run / "curve.jsonl").read_text().splitlines()) == 3
+
+
+def test_train_neural_cli_on_ray(cluster, tmp_path):
+    out = tmp_path / "run"
+    args = ["train-neural", "--out", str(out), "--games", "16", "--batch", "64", "--replay",
+            "10000", "--hidden", "16", "8", "--eval-deals", "2", "--backend", "ray"]
+    result = CliRunner().invoke(cli, args + ["--hands", "200", "--actors", "1"])
+    assert result.exit_code == 0, result.output
+    assert "1 self-play actor(s) on Ray, 512 step(s) of 16 games a request" in result.output
+    assert _header(out)["hands"] >= 200
+    too_many = CliRunner().invoke(cli, args + ["--hands", "400", "--actors", "3", "--resume"])
+    assert too_many.exit_code == 2 and "at most 2 actors" in too_many.output
+    assert "Traceback" not in too_many.output
+
+
+def test_train_neural_ray_options_need_the_ray_backend_and_ray(monkeypatch, tmp_path):
+    runner = CliRunner()
+    base = ["train-neural", "--out", str(tmp_path / "o"), "--hands", "10"]
+    for extra, name in ((["--actors", "2"], "--actors"), (["--address", "auto"], "--address")):
+        result = runner.invoke(cli, base + extra)
+        assert result.exit_code == 2 and f"{name} needs --backend ray" in result.output
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if it were not installed
+    result = runner.invoke(cli, base + ["--backend", "ray"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "pip install 'gostop[ray]'" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_ctrl_c_checkpoints_a_ray_training_and_ends_its_cluster(tmp_path):
+    """A separate ``gostop train-neural --backend ray`` starts its own
+    cluster; SIGINT writes the checkpoint, ends the actor and the cluster
+    within seconds, and the run resumes from it."""
+    before = _ray_pids()
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "gostop_cli", "train-neural", "--out", str(out), "--games",
+            "16", "--batch", "64", "--replay", "10000", "--hidden", "16", "8", "--eval-deals",
+            "2", "--hands", "100000000", "--backend", "ray", "--actors", "1"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"), start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # until its actor plays
+            if any(_cmdline(p).startswith(b"ray::SelfPlayActor")
+                   for p in _ray_pids() - before):
+                break
+            time.sleep(0.5)
+        ours = _ray_pids() - before
+        time.sleep(4.0)  # a few requests come back
+        proc.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - signalled
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err.decode()
+    assert took < 30, took
+    ours |= _ray_pids() - before
+    assert not _wait_gone(ours)
+    hands = _header(out)["hands"]
+    assert hands > 0 and f"{hands:,} hands" in err.decode()
+    result = CliRunner().invoke(cli, args[3:-4] + ["--hands", str(hands + 1), "--resume"])
+    assert result.exit_code == 0, result.output
+    assert _header(out)["hands"] > hands
