@@ -1,4 +1,5 @@
-"""Self-play actor decisions a second (pytest-benchmark); figures in docs/performance.md.
+"""Self-play actor decisions and learner rows a second (pytest-benchmark);
+figures in docs/performance.md.
 
 Run for figures:  python -m pytest benchmarks/test_bench_neural.py --benchmark-enable
 CI runs them with benchmarks disabled, as smoke tests.  ``decisions_per_s`` is
@@ -48,3 +49,34 @@ def test_one_bot_decision_from_a_view(benchmark):
     game = Game("casual", seed=3)
     view, legal = game.view(game.turn), list(game.legal_moves)
     assert benchmark(bot.choose, view, legal) in legal
+
+
+@pytest.mark.parametrize("hidden", [(256, 128)], ids=["256-128"])
+def test_learner_rows_per_second(benchmark, hidden):
+    """The learner's step as `gostop train-neural` takes it: a batch of 1,024 rows
+    drawn from the replay buffer and scaled, one Adam step on it.  Its rows a
+    second bound the self-play a learner keeps up with (docs/strength.md:
+    hands/s = rows/s / (samples a hand x --ratio))."""
+    import numpy as np
+
+    from gostop_core.neural.dmc import _Replay
+    from gostop_core.neural.network import Adam, input_scale
+
+    net = Network.initial(hidden, seed=0)
+    actor = SelfPlay(GAMES, "casual", 2, seed=1, weights=net.play_weights())
+    replay = _Replay(100_000)
+    while replay.size < 20_000:  # real samples: their sparsity is the run's
+        actor.advance(net.head(actor.prepare()), 0.05)
+        if actor.pending_samples >= 8192:
+            replay.add(*actor.drain())
+    opt, rng, scale = Adam(net, 5e-4), np.random.default_rng(0), input_scale()
+    rows = 1024
+
+    def step():
+        x, y = replay.batch(rng, rows, scale)
+        return opt.step(x, y)
+
+    assert np.isfinite(benchmark(step))
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and stats.stats.min > 0:
+        benchmark.extra_info["rows_per_s"] = rows / stats.stats.min

@@ -455,6 +455,35 @@ def test_a_run_resumes_on_the_other_backend(cluster, tmp_path):
     assert len((run / "curve.jsonl").read_text().splitlines()) == 3
 
 
+def test_a_killed_actor_ends_the_run_with_its_checkpoint(cluster, tmp_path):
+    """An actor process that dies (here SIGKILL after three requests) ends the
+    run with ActorsLostError, after the checkpoint of every hand learned."""
+    from gostop_core.arena.ray_training import RayActors
+    from gostop_core.neural.dmc import ActorsLostError, train
+    before = _ray_pids()
+
+    class Killing(_Counted):
+        def __call__(self, net, cfg, hands):
+            source = super().__call__(net, cfg, hands)
+            collect = source.collect
+
+            def collect_then_kill():
+                result = collect()
+                if self.batches == 3:
+                    for pid in _ray_pids() - before:
+                        if _cmdline(pid).startswith(b"ray::SelfPlayActor"):
+                            os.kill(pid, signal.SIGKILL)
+                return result
+            source.collect = collect_then_kill
+            return source
+
+    counted = Killing(RayActors(actors=1, steps=20))
+    with pytest.raises(ActorsLostError, match="self-play actor 0 died"):
+        train(tmp_path, _tiny_config(hands=10**6), actors=counted, log=lambda line: None)
+    assert counted.batches == 3
+    assert _header(tmp_path)["hands"] == counted.hands > 0
+
+
 def test_train_neural_cli_on_ray(cluster, tmp_path):
     out = tmp_path / "run"
     args = ["train-neural", "--out", str(out), "--games", "16", "--batch", "64", "--replay",

@@ -156,8 +156,9 @@ class _RaySource:
             raise ActorsLostError(f"self-play actor {at} was interrupted") from None
         except RayActorError as exc:
             init = exc.args[0] if getattr(exc, "actor_init_failed", False) and exc.args else None
-            if isinstance(getattr(init, "cause", None), Exception):
-                raise init.cause from None  # its __init__ failed: the settings, or a bug
+            cause = getattr(init, "cause", None)
+            if isinstance(cause, Exception):
+                raise cause from None  # its __init__ failed: the settings, or a bug
             raise ActorsLostError(f"self-play actor {at} died ({type(exc).__name__}); "
                                   "--resume continues from the checkpoint") from None
         # its next request goes out before the learner trains on this one
