@@ -1,9 +1,11 @@
 """Deep Monte-Carlo training of the Q network by self-play (``gostop train-neural``).
 
-One process: the actor (:class:`~gostop_core.neural.selfplay.SelfPlay`, thousands
-of games in C, epsilon-greedy on the current network) fills a replay buffer
-with (state, action, final result) samples, and the learner regresses Q on
-them (mean squared error, Adam, numpy).  Every ``checkpoint_s`` seconds the
+The actor (:class:`~gostop_core.neural.selfplay.SelfPlay`, thousands of games
+in C, epsilon-greedy on the current network) fills a replay buffer with (state,
+action, final result) samples, and the learner regresses Q on them (mean
+squared error, Adam, numpy).  By default both take turns in one process
+(:class:`LocalActor`); ``train(..., actors=RayActors(...))``
+(``gostop_core.arena.ray_training``) plays the games in Ray actors instead.  Every ``checkpoint_s`` seconds the
 run writes ``checkpoint.npz`` in its directory (the weights, Adam's moments,
 the sampling RNG, hands and samples seen; written to a temporary file and
 renamed), evaluates the network against the greedy policy on fixed deals and
