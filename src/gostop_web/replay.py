@@ -70,7 +70,8 @@ class ReplayLibrary:
             return {"decision": decision, "seat": seat, "view": state,
                     "hands": [game.hand(p).codes() for p in range(game.players)],
                     "events": public_events(events, None, names),
-                    "outcome": outcome_state(outcome, names) if outcome is not None else None}
+                    "outcome": (outcome_state(outcome, names, game.view(mover)) if outcome is not None
+                                else None)}
 
         frames = [frame(None, None, game.deal_events())]
         for d in rec.decisions:

@@ -13,17 +13,14 @@ from typing import Any, Iterable
 from gostop_core import Event, Outcome, PlayerView
 from gostop_core.cards import (
     MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index,
-    card_kind,
 )
+from gostop_core.display import PILES, bak_risks, group_captured, multipliers_in_force
 from gostop_core.korean import name_ko, translate
-from gostop_core.scoring import score as score_pile
+
+from gostop_web.report import bak_words, hand_report, head_lines, multiplier_words
 
 __all__ = ["view_state", "public_events", "outcome_state", "korean_names", "PILES", "SETS"]
 
-#: The captured piles, in the order a table shows them.
-PILES = ("brights", "animals", "ribbons", "junk")
-_PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D": "junk",
-                 "X": "junk"}
 #: The sets whose progress is shown: name -> the cards of the set.
 SETS = (("godori", MASK_GODORI), ("hongdan", MASK_HONGDAN), ("cheongdan", MASK_CHEONGDAN),
         ("chodan", MASK_CHODAN))
@@ -41,14 +38,8 @@ def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
     how far it is along each set."""
     rules = view.rules
     codes = view.captured[seat].codes()
-    sc = score_pile(view.captured[seat], rules)
-    groups: dict[str, list[str]] = {p: [] for p in PILES}
-    for code in codes:
-        pile = _PILE_OF_KIND[card_kind(code)]
-        # a card counted in another pile is shown where it counts
-        if (code == "9A" and sc.sake_cup_as_junk) or (code == "5A" and sc.bridge_as_junk):
-            pile = "junk"
-        groups[pile].append(code)
+    grouped = group_captured(view.captured[seat], rules)  # the core's one grouping
+    sc = grouped.score
     mask = _mask(codes)
     sets = []
     for name, set_mask in SETS:
@@ -62,7 +53,9 @@ def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
     goals = {"brights": 3, "animals": rules.animal_min, "ribbons": rules.ribbon_min,
              "junk": rules.junk_min}
     return {
-        "piles": {p: groups[p] for p in PILES},
+        "piles": {p: list(grouped.piles[p]) for p in PILES},
+        "as_junk": sorted(grouped.as_junk),
+        "uncounted": sorted(grouped.uncounted),
         "counts": {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons,
                    "junk": sc.junk},
         "goals": goals,
@@ -93,6 +86,8 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
             "flip_only": view.flip_only[q],
             "sits_out": view.sitter == q,
             "captured": _pile_state(view, q),
+            "multiplier": _multiplier_state(view, q),
+            "baks": _bak_state(view, q),
         })
     stop = view.stop_value if own_hand else None
     return {
@@ -120,6 +115,25 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
         "showdown_caller": view.showdown_caller,
         "showdown_card": view.showdown_card,
     }
+
+
+def _multiplier_state(view: PlayerView, seat: int) -> dict[str, Any]:
+    """What multiplies the payment to ``seat`` if it wins now, with the total
+    (months shown once each, nagari, jokers), in both languages."""
+    force = multipliers_in_force(view, seat)
+    return {"total": force.total, "parts": [p.reason for p in force.parts],
+            "text": multiplier_words(force, korean=False),
+            "text_ko": multiplier_words(force, korean=True)}
+
+
+def _bak_state(view: PlayerView, seat: int) -> list[dict[str, Any]]:
+    """The baks ``seat`` would pay if another seat won now (public: its pile and
+    Go calls), each with its words in both languages."""
+    if view.phase == "over":
+        return []
+    return [{"name": r.name, "have": r.have, "need": r.need,
+             "text": bak_words(r, korean=False),
+             "text_ko": bak_words(r, korean=True)} for r in bak_risks(view, seat)]
 
 
 def _jsonable(value: Any) -> Any:
@@ -150,12 +164,15 @@ def public_events(events: Iterable[Event], seat: int | None,
     return out
 
 
-def outcome_state(outcome: Outcome, names: list[str]) -> dict[str, Any]:
-    """The hand-over: the engine's outcome and the same report the terminal shows
-    (:meth:`Outcome.report`)."""
+def outcome_state(outcome: Outcome, names: list[str], view: PlayerView) -> dict[str, Any]:
+    """The hand-over: the engine's outcome and the report in the preset's terms
+    (:func:`gostop_web.report.hand_report`), in English and in Korean; ``view`` is
+    a view of the finished hand (any seat's: the piles are public by then)."""
     d = _jsonable(outcome.as_dict())
-    d["report"] = outcome.report(names)
-    d["report_ko"] = in_korean(lambda who: outcome.report(who), names)
+    d["report"] = hand_report(outcome, view, names)
+    d["report_ko"] = hand_report(
+        outcome, view, korean_names(names), korean=True,
+        head=lambda: in_korean(lambda who: head_lines(outcome, who), names))
     return d
 
 

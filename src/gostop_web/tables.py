@@ -240,7 +240,7 @@ class Table:
             "legal": legal,
             "events": public_events(self.last_events if events is None else events, seat,
                                     self.names),
-            "outcome": outcome_state(outcome, self.names) if outcome else None,
+            "outcome": outcome_state(outcome, self.names, view) if outcome else None,
             "records": len(self.records),
         }
 
