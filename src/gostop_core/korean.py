@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-__all__ = ["translate", "name_ko"]
+__all__ = ["translate", "name_ko", "bot_name_ko", "BOT_NAMES_KO", "MONTH_NAMES_KO", "KIND_NAMES_KO",
+           "card_name_ko"]
 
 
 def name_ko(name: str) -> str:
@@ -23,6 +24,43 @@ def name_ko(name: str) -> str:
     if name == "You":
         return "나"
     return re.sub(r"\bPlayer (\d)", r"참가자 \1", re.sub(r"\bBot (\d)", r"봇 \1", name))
+
+
+#: The built-in bots' names in Korean (``gostop_core.bots.registry.BOT_NAMES``).
+BOT_NAMES_KO = {"random": "무작위", "greedy": "욕심쟁이", "expectimax": "기댓값 탐색",
+                "expectimax-v1": "기댓값 탐색 1판", "best": "최강", "ismcts": "몬테카를로",
+                "learned": "학습", "neural": "신경망", "person": "사람"}
+
+#: Each month's plant, as Korean players name the month's cards (송학 for January).
+MONTH_NAMES_KO = ("", "송학", "매조", "벚꽃", "흑싸리", "난초", "모란", "홍싸리", "공산", "국화",
+                  "단풍", "오동", "비")
+#: The kinds of card in Korean.
+KIND_NAMES_KO = {"B": "광", "A": "열끗", "R": "띠", "J": "피", "D": "쌍피", "X": "보너스"}
+#: The cards with a name of their own (gostop_core.cards builds its Korean names
+#: from this table).
+_CARD_WORDS_KO = {"1R": "홍단", "2A": "꾀꼬리", "2R": "홍단", "3R": "홍단", "4A": "두견새",
+                  "4R": "초단", "5A": "다리", "5R": "초단", "6A": "나비", "6R": "청단",
+                  "7A": "멧돼지", "7R": "초단", "8A": "기러기", "9A": "술잔", "9R": "청단",
+                  "10A": "사슴", "10R": "청단", "12A": "제비", "X2": "보너스 쌍피",
+                  "X3": "보너스 쓰리피"}
+
+
+def card_name_ko(code: str) -> str:
+    """A card's short Korean name, the month's plant and the card: ``"1B"`` ->
+    ``"송학 광"``, ``"2A"`` -> ``"매조 꾀꼬리"``, ``"11D"`` -> ``"오동 쌍피"``, ``"X2"`` ->
+    ``"보너스 쌍피"``."""
+    if code in ("X2", "X3"):
+        return _CARD_WORDS_KO[code]
+    digits = len(code) - len(code.lstrip("0123456789"))
+    month, kind = int(code[:digits]), code[digits]
+    return f"{MONTH_NAMES_KO[month]} {_CARD_WORDS_KO.get(code, KIND_NAMES_KO[kind])}"
+
+
+def bot_name_ko(spec: str) -> str:
+    """A bot's specification with its name in Korean (``greedy`` -> ``욕심쟁이``;
+    settings after the name, ``expectimax:depth=2``, are kept as typed)."""
+    name, sep, settings = spec.partition(":")
+    return BOT_NAMES_KO.get(name, name) + (sep + settings if sep else "")
 
 
 _Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str] | str]
@@ -264,6 +302,7 @@ for _pattern, _korean in (
     (r"Pts = card points \(\+ set bonus\)  D = dealer  ▶ = to play",
      "점수 = 패 점수 (+ 세트 보너스)  D = 선  ▶ = 칠 차례"),
     (r"In force:", "배수:"),
+    (r"At risk:", "박 위험:"),
     (r"12R\*: the rain ribbon counts toward no ribbon score under (?P<p>\S+) rules",
      r"12R*: \g<p> 규칙에서 비띠는 띠 점수에 들지 않음"),
     (r"9A→pi: the sake cup counts as (?P<n>\d) junk, not as an animal \(it scores more so\)",
@@ -318,6 +357,10 @@ _REASONS_KO = {"shake": "흔들기", "bomb": "폭탄", "nagari": "나가리", "d
 
 # pieces inside a translated line (suffixes of the menus, words of the board)
 _FRAGMENTS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [(re.compile(p), k) for p, k in (
+    # the baks at risk (gostop_cli.tally.risk_text)
+    (r"pi-bak \(junk (\d+)/(\d+)\)", r"피박 (피 \1/\2)"),
+    (r"go-bak \((\d+) Go called\)", r"고박 (\1고)"),
+    (r"mong-bak \(an opponent holds (\d+) animals\)", r"멍박 (상대 열끗 \1장)"),
     (r" \+ 1 junk from each opponent", " + 상대마다 피 1장"),
     (r" \(\+1 junk from each opponent\)", " (+상대마다 피 1장)"),
     (r"; doubles your payment like a shake", "; 흔들기처럼 두 배"),

@@ -15,7 +15,7 @@ from gostop_core.cards import (
     MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index,
 )
 from gostop_core.display import PILES, bak_risks, group_captured, multipliers_in_force
-from gostop_core.korean import name_ko, translate
+from gostop_core.korean import bot_name_ko, name_ko, translate
 
 from gostop_web.report import bak_words, hand_report, head_lines, multiplier_words
 
@@ -199,5 +199,14 @@ def in_korean(render, names: list[str] | None):
 
 
 def korean_names(names: list[str] | None) -> list[str] | None:
-    """Seat names as the Korean screens write them (``Player 0`` -> ``참가자 0``)."""
-    return None if names is None else [name_ko(n) for n in names]
+    """Seat names as the Korean screens write them (``Player 0`` -> ``참가자 0``,
+    ``Bot 1 (greedy)`` -> ``봇 1 (욕심쟁이)``)."""
+    if names is None:
+        return None
+    out = []
+    for name in names:
+        head, sep, spec = name.partition(" (")
+        if sep and spec.endswith(")"):  # "Bot 1 (spec)": the bot's name in Korean
+            name = f"{head} ({bot_name_ko(spec[:-1])})"
+        out.append(name_ko(name))
+    return out
