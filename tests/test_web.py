@@ -387,7 +387,9 @@ def test_replay_serves_every_position_of_saved_hands(tmp_path, client):
         data = c.get("/api/replay/0").json()
         record = library.records[0]
         assert len(data["frames"]) == len(record.decisions) + 1
-        assert data["frames"][-1]["outcome"]["report"] == record.outcome["report"]
+        # the replay's report is the table's, opening with the record's account
+        assert data["frames"][-1]["outcome"]["report"][0] == record.outcome["report"][0]
+        assert data["frames"][-1]["outcome"]["report"][-1].startswith("chips: ")
         assert [f["decision"] for f in data["frames"][1:]] == [d.move for d in record.decisions]
         assert c.get("/api/replay/5").status_code == 404
 

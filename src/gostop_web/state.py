@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from gostop_core import Event, Outcome, PlayerView
+from gostop_core import Event, Move, Outcome, PlayerView
 from gostop_core.cards import (
-    MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index,
+    MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index, card_month,
 )
 from gostop_core.display import PILES, bak_risks, group_captured, multipliers_in_force
 from gostop_core.korean import bot_name_ko, name_ko, translate
 
 from gostop_web.report import bak_words, hand_report, head_lines, multiplier_words
 
-__all__ = ["view_state", "public_events", "outcome_state", "korean_names", "PILES", "SETS"]
+__all__ = ["view_state", "public_events", "outcome_state", "korean_names", "move_options",
+           "PILES", "SETS"]
 
 #: The sets whose progress is shown: name -> the cards of the set.
 SETS = (("godori", MASK_GODORI), ("hongdan", MASK_HONGDAN), ("cheongdan", MASK_CHEONGDAN),
@@ -102,6 +103,7 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
         "phase": view.phase,
         "turns": view.turns,
         "field": view.field.codes(),
+        "field_groups": _field_groups(view),
         "hand": view.hand.codes() if own_hand else None,
         "flip_card": view.flip_card,
         "played_card": view.played_card,
@@ -115,6 +117,52 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
         "showdown_caller": view.showdown_caller,
         "showdown_card": view.showdown_card,
     }
+
+
+def _field_groups(view: PlayerView) -> list[dict[str, Any]]:
+    """The field by month, in month order (the bonus cards last): a month with three
+    cards where the rules keep stacks is one ppeok stack (a bonus card stacked with
+    it goes with it), drawn as one pile and taken whole by the fourth card."""
+    months: dict[int, list[str]] = {}
+    for code in view.field.codes():
+        month = card_month(code)
+        if month == 0 and code in view.stack_bonus:
+            month = view.stack_bonus[code]
+        months.setdefault(month or 13, []).append(code)
+    out = []
+    for month in sorted(months):
+        codes = months[month]
+        month_cards = [c for c in codes if card_month(c)]
+        out.append({"month": month if month <= 12 else None, "cards": codes,
+                    "stack": bool(view.rules.field_stacks) and len(month_cards) == 3})
+    return out
+
+
+#: The words of the moves that are buttons, in English and in Korean.
+_MOVE_WORDS = {"go": ("Go", "고"), "stop": ("Stop", "스톱"), "fliponly": ("Flip only", "뒤집기만"),
+               "accept": ("Receive the showdown", "쇼다운 받기"), "refuse": ("Refuse", "거절")}
+
+
+def move_options(moves: Iterable[Move]) -> list[dict[str, Any]]:
+    """What the page needs of each legal move, so that it parses no notation: the
+    move's text (sent back as it is), its kind, the card played (or banked, or
+    shown in a showdown), the field card it takes, the month of a shake or a bomb,
+    and a label in English and in Korean."""
+    out = []
+    for move in moves:
+        kind = move.kind
+        if kind in _MOVE_WORDS:
+            en, ko = _MOVE_WORDS[kind]
+        elif kind in ("shake", "bomb"):
+            word = {"shake": ("Shake", "흔들기"), "bomb": ("Bomb", "폭탄")}[kind]
+            en, ko = f"{word[0]} {move.month}", f"{word[1]} {move.month}월"
+        elif kind == "showdown":
+            en, ko = f"Showdown with {move.card}", f"쇼다운: {move.card}"
+        else:  # a card played, banked or flipped: the page shows the cards themselves
+            en = ko = str(move)
+        out.append({"move": str(move), "kind": kind, "card": move.card, "target": move.target,
+                    "month": move.month, "label": en, "label_ko": ko})
+    return out
 
 
 def _multiplier_state(view: PlayerView, seat: int) -> dict[str, Any]:

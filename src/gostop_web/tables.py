@@ -31,7 +31,9 @@ from gostop_core.bots import Bot, GreedyBot, make_bot
 from gostop_core.bots.analysis import payout_unit
 from gostop_core.driver import BotForfeit, HandDriver
 from gostop_core.records import Seat, record_from_game
-from gostop_web.state import korean_names, outcome_state, public_events, view_state
+from gostop_web.state import (
+    korean_names, move_options, outcome_state, public_events, view_state,
+)
 
 __all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
            "HintFunction", "MAX_RECORDS", "MAX_WATCHERS", "BOT_MOVE_SECONDS"]
@@ -221,9 +223,9 @@ class Table:
         view = g.view(0 if seat is None else seat)
         state = view_state(view, own_hand=seat is not None)
         over = g.is_over()
-        legal: list[str] = []
+        moves: list = []
         if seat is not None and not over and g.turn == seat and not self.seats[seat].is_bot:
-            legal = [str(m) for m in g.legal_moves]
+            moves = list(g.legal_moves)
         outcome = g.outcome() if over else None
         return {
             "type": "state",
@@ -237,7 +239,8 @@ class Table:
             "moves": len(g.move_stack),  # decisions so far this hand (public)
             "ledger": list(self.match.ledger),
             "view": state,
-            "legal": legal,
+            "legal": [str(m) for m in moves],
+            "legal_moves": move_options(moves),  # what the page needs of each move
             "events": public_events(self.last_events if events is None else events, seat,
                                     self.names),
             "outcome": outcome_state(outcome, self.names, view) if outcome else None,
