@@ -235,3 +235,32 @@ def test_bak_risks_read_only_the_public_view():
         assert bak_risks(a.view(0), q) == bak_risks(b.view(1), q)
     names = {r.name for r in bak_risks(a.view(0), 0)}
     assert names == {"pi_bak", "gwang_bak", "go_bak"}
+
+
+# ------------------------------------------------------------------ what the page is sent
+def test_each_legal_move_comes_with_what_the_page_needs():
+    """Traditional, seat 0's first turn holding three Septembers with the fourth on
+    the field: a shake and a bomb of month 9 are buttons with their month; 7A
+    matching two field cards is one move per field card it may take."""
+    from gostop_web.state import move_options
+    g = game_from(rules="traditional", players=2, field="9J2 7J1 7J2 5J1",
+                  hands=["9A 9R 9J1 7A", "1J1 2J1"], stock="11J1 12D")
+    options = {o["move"]: o for o in move_options(g.legal_moves)}
+    assert set(options) == {str(m) for m in g.legal_moves}
+    assert options["shake9"]["kind"] == "shake" and options["shake9"]["month"] == 9
+    assert (options["bomb9"]["label"], options["bomb9"]["label_ko"]) == ("Bomb 9", "폭탄 9월")
+    takes = sorted(o["target"] for o in options.values() if o["card"] == "7A")
+    assert takes == ["7J1", "7J2"]
+    assert all(o["kind"] == "play" for o in options.values() if o["card"] == "7A")
+
+
+def test_a_ppeok_stack_is_sent_as_one_group_of_the_field():
+    """Seed 001's rules keep a ppeok as a stack of three on the field (Matrix:
+    traditional ``field_stacks``): the frame's field groups hold it as one stack."""
+    g = game_from(rules="traditional", players=2, field="3B 3R 3J1 5J1 5J2",
+                  hands=["9A 9R", "1J1 2J1"], stock="11J1 12D", extra=not_first_turn(2))
+    assert g.rules.field_stacks
+    groups = view_state(g.view(0))["field_groups"]
+    stacks = [grp for grp in groups if grp["stack"]]
+    assert stacks == [{"month": 3, "cards": ["3B", "3R", "3J1"], "stack": True}]
+    assert {"month": 5, "cards": ["5J1", "5J2"], "stack": False} in groups

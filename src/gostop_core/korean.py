@@ -192,6 +192,26 @@ for _pattern, _korean in (
     (r"nobody stopped: the hand is drawn \(nagari\)", "아무도 스톱하지 않음: 나가리"),
     (r"the stock is gone: card points against the break-even target",
      "더미가 떨어짐: 패 점수를 본전과 비교"),
+    # the engine's own event sentences (gostop_core.events.Event.describe)
+    (rf"{_WHO} played (?P<c>{_C})", r"\g<who>: \g<c> 냄"),
+    (rf"{_WHO} captured (?P<t>{_CS})", r"\g<who>: \g<t> 먹음"),
+    (rf"{_WHO} took (?P<c>{_C}) from (?P<v>Bot \d|Seat \d|You)", r"\g<who>: \g<v>에게서 \g<c> 뺏음"),
+    (rf"{_WHO} banked bonus card (?P<c>{_C})", r"\g<who>: 보너스 패 \g<c> 냄"),
+    (rf"{_WHO} dropped a bomb of month (?P<m>\d+) \((?P<b>{_CS})\)", r"\g<who>: \g<m>월 폭탄 (\g<b>)"),
+    (rf"{_WHO} has a flip-only turn", r"\g<who>: 뒤집기만 하는 차례"),
+    (rf"{_WHO} called Go \((?P<n>\d+)\)", r"\g<who>: 고 (\g<n>고)"),
+    (rf"{_WHO} stopped \(last turn: automatic\)", r"\g<who>: 스톱 (마지막 차례라 자동)"),
+    (rf"{_WHO} stopped", r"\g<who>: 스톱"),
+    (rf"{_WHO}'s turn ends", r"\g<who>: 차례 끝"),
+    (rf"{_WHO} shook month (?P<m>\d+) \((?P<b>{_CS})\)", r"\g<who>: \g<m>월 흔들기 (\g<b>)"),
+    (rf"{_WHO} receives (?P<n>\d+) chip\(s\) from each opponent \((?P<why>[a-z_]+)\)",
+     lambda m: f"{name_ko(m.group('who'))}: 상대마다 칩 {m.group('n')}개 받음 ("
+               + _CHIP_REASONS_KO.get(m.group("why"), m.group("why")) + ")"),
+    (rf"{_WHO} asks for a showdown: it holds (?P<c>{_C}), another player's win-card",
+     r"\g<who>: \g<c>을(를) 쥐고 쇼다운을 청함 (다른 사람의 날 패)"),
+    (r"every hand is played out and nobody stopped: the hand is drawn \(nagari\)",
+     "모든 패를 다 냈고 아무도 스톱하지 않음: 나가리"),
+    (r"everyone received the showdown: the hand is drawn \(nagari\)", "모두 쇼다운을 받음: 나가리"),
     # the menus
     (rf"play (?P<c>{_C}) \((?P<w>[^)]*)\), take (?P<t>.+)", r"\g<c> (\g<w>) 내고 \g<t> 먹기"),
     (rf"place (?P<c>{_C}) \((?P<w>[^)]*)\) on (?P<t>{_C}) \((?P<u>[^)]*)\), captured after the flip",
@@ -348,6 +368,10 @@ for _pattern, _korean in (
      r"잔액 = 패 점수 - \g<t> (\g<a> / \g<n>) + 내 세트 보너스 x\g<k> - 다른 사람들의 세트 보너스"),
 ):
     _rule(_pattern, _korean)
+
+#: Why special chips are paid (gostop_core.movegen.CHIP_REASON_NAMES), in Korean.
+_CHIP_REASONS_KO = {"first_turn_ppeok": "첫 차례 뻑", "first_turn_capture": "첫 차례 따먹기",
+                    "three_ppeok": "세 번째 뻑", "chongtong": "총통", "gwangpalli": "광팔이"}
 
 #: The settlement's reasons (as the Stop line of a menu names them) in Korean.
 _REASONS_KO = {"shake": "흔들기", "bomb": "폭탄", "nagari": "나가리", "double-joker": "조커",

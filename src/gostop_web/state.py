@@ -14,6 +14,7 @@ from gostop_core import Event, Move, Outcome, PlayerView
 from gostop_core.cards import (
     MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index, card_month,
 )
+from gostop_core.bots.analysis import payout_unit
 from gostop_core.display import PILES, bak_risks, group_captured, multipliers_in_force
 from gostop_core.korean import bot_name_ko, name_ko, translate
 
@@ -94,6 +95,7 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
     return {
         "rules": rules.preset,
         "go_stop": bool(rules.go_stop),
+        "unit": payout_unit(rules),  # what a hand pays: points, chips or balance
         "family": bool(rules.family_scoring),
         "threshold": rules.threshold(n) if rules.go_stop else None,
         "players": n,

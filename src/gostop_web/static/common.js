@@ -177,7 +177,7 @@ function seatPanel(frame, seat, marks, opts) {
     el("span", { class: "score", "data-score": String(s.captured.score),
                  text: t("score") + " " + s.captured.score }),
     s.go ? el("span", { class: "go", text: t("go") + " ×" + s.go }) : null,
-    s.chips ? el("span", { class: "whos", text: t("chips") + " " + (s.chips > 0 ? "+" : "") + s.chips }) : null,
+    s.chips ? el("span", { class: "whos", text: t("unit_" + (view.unit || "chips")) + " " + (s.chips > 0 ? "+" : "") + s.chips }) : null,
     s.sits_out ? el("span", { class: "whos", text: t("sits_out") }) : null,
     view.to_move === seat && view.phase !== "over" ? el("span", { class: "whos", text: "● " + t("turn") }) : null);
   const panel = el("div", { class: "panel seat" + (view.to_move === seat && view.phase !== "over" ? " turn" : ""),
@@ -185,9 +185,10 @@ function seatPanel(frame, seat, marks, opts) {
   const extra = [];
   if (s.bombs) extra.push(t("bombs") + " " + s.bombs);
   if (s.ppeoks) extra.push(t("ppeok") + " " + s.ppeoks);
-  panel.append(el("div", { class: "mults", "data-multipliers": String(s.multiplier.total),
-                           text: t("multipliers") + ": " + multiplierText(s)
-                                 + (extra.length ? " · " + extra.join(" · ") : "") }));
+  if (view.unit === "chips" || extra.length)  // nothing multiplies a payment of points or balances
+    panel.append(el("div", { class: "mults", "data-multipliers": String(s.multiplier.total),
+                             text: (view.unit === "chips" ? t("multipliers") + ": " + multiplierText(s) : "")
+                                   + (view.unit === "chips" && extra.length ? " · " : "") + extra.join(" · ") }));
   const baks = bakTexts(s);
   if (baks.length) panel.append(el("div", { class: "baks", "data-baks": s.baks.map(b => b.name).join(" "),
                                             text: baks.join(" · ") }));
