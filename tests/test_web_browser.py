@@ -89,7 +89,9 @@ def serving(app):
 
 @pytest.fixture(scope="module")
 def server():
-    app = create_app(hint=quick_hint, move_delay=0.02, seed=20261201, replay=saved_hands())
+    # every test of the module sits at tables of this one client: room for all of them
+    app = create_app(hint=quick_hint, move_delay=0.02, seed=20261201, replay=saved_hands(),
+                     tables_per_client=32)
     with serving(app) as base:
         yield base, app
 
