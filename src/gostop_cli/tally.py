@@ -147,6 +147,6 @@ def risk_text(v: PlayerView, names: Sequence[str], korean: bool = False) -> Text
                 _risk_words(r.name, r.have, r.need, names[s] == "You") for r in risks))
     if not parts:
         return Text()
-    out = Text(_t("At risk: ", korean), style="bold yellow")
-    out.append(" · ".join(_t(p, korean) for p in parts), style="yellow")
+    out = Text(_t("At risk: ", korean), style="bold red")
+    out.append(" · ".join(_t(p, korean) for p in parts), style="red")
     return out
