@@ -12,6 +12,7 @@ leave no English sentence behind."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Callable
 
 __all__ = ["translate", "name_ko", "bot_name_ko", "BOT_NAMES_KO", "MONTH_NAMES_KO", "KIND_NAMES_KO",
@@ -77,7 +78,10 @@ def translate(text: str) -> str:
     return "\n".join(_line(line) for line in text.split("\n"))
 
 
+@lru_cache(maxsize=4096)
 def _line(line: str) -> str:
+    # cached: a sentence is translated once however many frames carry it (the web
+    # table's frames repeat each event for every seat); the cache is bounded
     body = line.strip()
     if not body:
         return line

@@ -20,7 +20,7 @@ from gostop_core.korean import bot_name_ko, name_ko, translate
 
 from gostop_web.report import bak_words, hand_report, head_lines, multiplier_words
 
-__all__ = ["view_state", "public_events", "outcome_state", "korean_names", "move_options",
+__all__ = ["view_state", "seat_states", "public_events", "outcome_state", "korean_names", "move_options",
            "PILES", "SETS"]
 
 #: The sets whose progress is shown: name -> the cards of the set.
@@ -70,13 +70,11 @@ def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
     }
 
 
-def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
-    """The JSON-ready state of ``view``.  With ``own_hand=False`` (a watcher) the
-    seat's hand and its Stop value are left out, so what remains is public."""
-    rules = view.rules
-    n = view.players
+def seat_states(view: PlayerView) -> list[dict[str, Any]]:
+    """Every seat's public state (counts, calls, captured piles, multipliers, baks):
+    the same in every seat's view of one position, so a broadcast builds it once."""
     seats = []
-    for q in range(n):
+    for q in range(view.players):
         seats.append({
             "seat": q,
             "hand_count": view.hand_counts[q],
@@ -91,6 +89,19 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
             "multiplier": _multiplier_state(view, q),
             "baks": _bak_state(view, q),
         })
+    return seats
+
+
+def view_state(view: PlayerView, *, own_hand: bool = True,
+               seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The JSON-ready state of ``view``.  With ``own_hand=False`` (a watcher) the
+    seat's hand and its Stop value are left out, so what remains is public.
+    ``seats`` is :func:`seat_states` of a view of the same position, when the
+    caller has it already."""
+    rules = view.rules
+    n = view.players
+    if seats is None:
+        seats = seat_states(view)
     stop = view.stop_value if own_hand else None
     return {
         "rules": rules.preset,

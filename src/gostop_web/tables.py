@@ -32,7 +32,7 @@ from gostop_core.bots.analysis import payout_unit
 from gostop_core.driver import BotForfeit, HandDriver
 from gostop_core.records import Seat, record_from_game
 from gostop_web.state import (
-    korean_names, move_options, outcome_state, public_events, view_state,
+    korean_names, move_options, outcome_state, public_events, seat_states, view_state,
 )
 
 __all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
@@ -217,11 +217,17 @@ class Table:
         live = {c.seat for c in self.connections if not c.closed}
         return [s.is_bot or s.index in live for s in self.seats]
 
-    def state_for(self, seat: int | None, events: list | None = None) -> dict[str, Any]:
-        """The frame for a connection of ``seat`` (``None``: a watcher)."""
+    def state_for(self, seat: int | None, events: list | None = None,
+                  shared: dict | None = None) -> dict[str, Any]:
+        """The frame for a connection of ``seat`` (``None``: a watcher).  ``shared``
+        keeps what every seat's frame of this position has in common (the seats'
+        public states), for the other frames of one broadcast."""
         g = self.game
         view = g.view(0 if seat is None else seat)
-        state = view_state(view, own_hand=seat is not None)
+        if shared is not None and "seats" not in shared:
+            shared["seats"] = seat_states(view)
+        state = view_state(view, own_hand=seat is not None,
+                           seats=None if shared is None else shared["seats"])
         over = g.is_over()
         moves: list = []
         if seat is not None and not over and g.turn == seat and not self.seats[seat].is_bot:
@@ -251,6 +257,7 @@ class Table:
         """Queue every connection the frame of its own seat (built and encoded
         once per seat; never waits for a socket)."""
         frames: dict[int | None, str] = {}
+        shared: dict = {}  # the public part, built once for every seat's frame
         for conn in list(self.connections):
             if conn.closed:
                 self.connections.discard(conn)
@@ -258,7 +265,8 @@ class Table:
             frame = frames.get(conn.seat)
             if frame is None:
                 frame = frames[conn.seat] = json.dumps(
-                    self.state_for(conn.seat), ensure_ascii=False, separators=(",", ":"))
+                    self.state_for(conn.seat, shared=shared), ensure_ascii=False,
+                    separators=(",", ":"))
             conn.send_nowait(frame)
 
     async def play(self, seat: int, text: str, turn: int | None = None) -> None:
