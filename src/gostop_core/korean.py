@@ -19,6 +19,7 @@ __all__ = ["translate", "name_ko", "bot_name_ko", "BOT_NAMES_KO", "MONTH_NAMES_K
            "card_name_ko"]
 
 
+@lru_cache(maxsize=256)  # every frame names the seats again
 def name_ko(name: str) -> str:
     """``"You"`` -> ``"나"``, ``"Bot 1"`` -> ``"봇 1"``, ``"Bot 1 (best)"`` -> ``"봇 1 (best)"``,
     ``"Player 0"`` -> ``"참가자 0"``."""
