@@ -235,6 +235,12 @@ def test_bak_risks_read_only_the_public_view():
         assert bak_risks(a.view(0), q) == bak_risks(b.view(1), q)
     names = {r.name for r in bak_risks(a.view(0), 0)}
     assert names == {"pi_bak", "gwang_bak", "go_bak"}
+    # the terminal board (gostop play's screen) says the same, in both languages
+    from gostop_cli.board import board_text
+    text = board_text(a.view(0), names=["You", "Bot 1"])
+    assert "At risk: You pi-bak (junk 1/6), gwang-bak (no bright), go-bak (1 Go called)" in text
+    korean = board_text(a.view(0), names=["You", "Bot 1"], korean=True)
+    assert "박 위험: 나 피박 (피 1/6), 광박 (광 없음), 고박 (1고)" in korean
 
 
 # ------------------------------------------------------------------ what the page is sent
