@@ -135,8 +135,36 @@ def click_once(page) -> str | None:
     return None
 
 
+#: What no frame's drawing may show (defect 10's leftovers), checked in the page:
+#: a card that just moved (flashing) over its pile's label, the "flipped" caption cut
+#: off, a ppeok stack drawn other than as one pile of its month's cards.
+LAYOUT_FAULTS = """() => {
+  const out = [];
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
+                         a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  for (const pile of document.querySelectorAll('.pile')) {
+    const label = pile.querySelector('.label').getBoundingClientRect();
+    for (const img of pile.querySelectorAll('img.card'))
+      if (meet(label, img.getBoundingClientRect())) out.push('card over label: ' + img.dataset.code);
+  }
+  const cap = document.querySelector('#flip .caption');
+  if (cap) {
+    const r = cap.getBoundingClientRect(), box = document.getElementById('flip').getBoundingClientRect();
+    if (cap.scrollWidth > cap.clientWidth + 1 || r.left < box.left - 1 || r.right > box.right + 1 ||
+        r.right > window.innerWidth) out.push('flipped caption cut');
+  }
+  for (const st of document.querySelectorAll('.field .stack')) {
+    const months = new Set([...st.querySelectorAll('img.card')].map(i => i.dataset.code)
+      .filter(c => !c.startsWith('X')).map(c => c.match(/^\\d+/)[0]));
+    if (months.size !== 1 || !st.querySelector('.stack-label')) out.push('stack ' + st.dataset.stack);
+  }
+  return out;
+}"""
+
+
 def play_hand(page, limit: float = 30.0, shot: Path | None = None) -> int:
-    """Click through the hand until the hand-over shows; returns the clicks."""
+    """Click through the hand until the hand-over shows, checking the drawing of
+    each frame (:data:`LAYOUT_FAULTS`); returns the clicks."""
     clicks = 0
     deadline = time.monotonic() + limit
     while True:
@@ -149,6 +177,7 @@ def play_hand(page, limit: float = 30.0, shot: Path | None = None) -> int:
         if shot is not None and clicks == 3:
             page.wait_for_timeout(250)
             page.screenshot(path=str(shot), full_page=True)
+        assert page.evaluate(LAYOUT_FAULTS) == []
         seen = frames(page)
         assert click_once(page) is not None
         clicks += 1
