@@ -270,3 +270,38 @@ def test_a_ppeok_stack_is_sent_as_one_group_of_the_field():
     stacks = [grp for grp in groups if grp["stack"]]
     assert stacks == [{"month": 3, "cards": ["3B", "3R", "3J1"], "stack": True}]
     assert {"month": 5, "cards": ["5J1", "5J2"], "stack": False} in groups
+
+
+def test_the_frames_sent_are_each_seat_own_state():
+    """A broadcast encodes the seats' public state once and splices it into each
+    frame: every frame sent reads back as that seat's (or the watcher's) own state,
+    through a hand to its report."""
+    import asyncio
+    import json
+    from gostop_web.tables import Table
+
+    class Sink:
+        closed = False
+
+        def __init__(self, seat):
+            self.seat, self.sent = seat, []
+
+        def send_nowait(self, data):
+            self.sent.append(data)
+
+    async def run():
+        table = Table.create("standard", 2, [None, None], move_delay=0, seed=5)
+        sinks = [Sink(0), Sink(1), Sink(None)]
+        for sink in sinks:
+            table.join(sink)
+        g = table.game
+        while not g.is_over():
+            await table.play(g.turn, str(next(iter(g.legal_moves))))
+            for sink in sinks:
+                assert json.loads(sink.sent[-1]) == table.state_for(sink.seat)
+        return sinks
+
+    sinks = asyncio.run(run())
+    last = json.loads(sinks[0].sent[-1])
+    assert last["outcome"]["report"][-1].startswith("chips: ")
+    assert json.loads(sinks[2].sent[-1])["view"]["hand"] is None

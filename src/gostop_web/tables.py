@@ -65,6 +65,16 @@ class Connection(Protocol):
     def send_nowait(self, data: Any) -> None: ...
 
 
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+#: Where a frame's seats go before they are spliced in: a string no frame holds
+#: otherwise (a NUL never reaches a frame), as JSON writes it.
+_SEATS_MARK = "\0seats\0"
+_SEATS_MARK_JSON = _dumps(_SEATS_MARK)
+
+
 @dataclass
 class TableSeat:
     """One seat: its name, its token (a person's seat) or its bot."""
@@ -233,6 +243,14 @@ class Table:
         if seat is not None and not over and g.turn == seat and not self.seats[seat].is_bot:
             moves = list(g.legal_moves)
         outcome = g.outcome() if over else None
+        if outcome is not None and shared is not None:  # the report, once a broadcast
+            if "outcome" not in shared:
+                shared["outcome"] = outcome_state(outcome, self.names, view)
+            outcome_frame = shared["outcome"]
+        elif outcome is not None:
+            outcome_frame = outcome_state(outcome, self.names, view)
+        else:
+            outcome_frame = None
         return {
             "type": "state",
             "table": self.id,
@@ -249,7 +267,7 @@ class Table:
             "legal_moves": move_options(moves),  # what the page needs of each move
             "events": public_events(self.last_events if events is None else events, seat,
                                     self.names),
-            "outcome": outcome_state(outcome, self.names, view) if outcome else None,
+            "outcome": outcome_frame,
             "records": len(self.records),
         }
 
@@ -264,10 +282,17 @@ class Table:
                 continue
             frame = frames.get(conn.seat)
             if frame is None:
-                frame = frames[conn.seat] = json.dumps(
-                    self.state_for(conn.seat, shared=shared), ensure_ascii=False,
-                    separators=(",", ":"))
+                frame = frames[conn.seat] = self._frame_text(conn.seat, shared)
             conn.send_nowait(frame)
+
+    def _frame_text(self, seat: int | None, shared: dict) -> str:
+        """:meth:`state_for` as JSON text; the seats' public state, the same in
+        every frame of a broadcast, is encoded once and spliced in."""
+        state = self.state_for(seat, shared=shared)
+        if "seats_json" not in shared:
+            shared["seats_json"] = _dumps(shared["seats"])
+        state["view"]["seats"] = _SEATS_MARK  # view_state made this dict for this frame
+        return _dumps(state).replace(_SEATS_MARK_JSON, shared["seats_json"], 1)
 
     async def play(self, seat: int, text: str, turn: int | None = None) -> None:
         """A person's decision.  Raises :class:`TableError` (and changes nothing)
