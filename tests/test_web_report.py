@@ -7,17 +7,20 @@ against the scoring and the settlement the engine applies."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import pytest
 
-from conftest import card_points, family_balances, game_from, not_first_turn
-from gostop_core import CardSet, Game, Rules, score
-from gostop_core.bots import GreedyBot
-from gostop_core.cards import CARD_CODES, card_kind
-from gostop_core.display import (
+pytest.importorskip("starlette", reason="the web table needs the web extra")
+
+from conftest import card_points, family_balances, game_from, not_first_turn  # noqa: E402
+from gostop_core import CardSet, Game, Rules, score  # noqa: E402
+from gostop_core.bots import GreedyBot  # noqa: E402
+from gostop_core.cards import CARD_CODES, card_kind  # noqa: E402
+from gostop_core.display import (  # noqa: E402
     PILES, bak_risks, family_target, group_captured, multipliers_in_force,
 )
-from gostop_web.state import outcome_state, view_state
+from gostop_web.state import outcome_state, view_state  # noqa: E402
 
 NAMES = ["Player 0", "Bot 1 (greedy)", "Bot 2 (greedy)", "Bot 3 (greedy)"]
 
@@ -305,3 +308,30 @@ def test_the_frames_sent_are_each_seat_own_state():
     last = json.loads(sinks[0].sent[-1])
     assert last["outcome"]["report"][-1].startswith("chips: ")
     assert json.loads(sinks[2].sent[-1])["view"]["hand"] is None
+
+
+def test_one_table_of_korean_card_names_for_every_front_end():
+    """The Korean card names come from gostop_core.korean alone: the compiled
+    cards module, the SVG titles, the terminal's words and the page's names agree."""
+    import xml.etree.ElementTree as ET
+    with warnings.catch_warnings():  # Starlette suggests httpx2, which the extra need not have
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from gostop_cli.board import card_words
+    from gostop_core import svg
+    from gostop_core.cards import card_name, card_month
+    from gostop_core.korean import card_name_ko
+    from gostop_web import create_app
+    assert card_name_ko("1B") == "송학 광" and card_name_ko("11D") == "오동 쌍피"
+    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
+        page_names = client.get("/api/presets").json()["card_names_ko"]
+        picture = client.get("/cards/2A.svg?lang=ko").text
+    assert "<title>2A: 매조 꾀꼬리</title>" in picture
+    for code in CARD_CODES:
+        name = card_name_ko(code)
+        assert card_name(code, korean=True) == name == page_names[code]
+        title = ET.fromstring(svg.card(code, korean=True)).find(
+            ".//{http://www.w3.org/2000/svg}title").text
+        assert title == f"{code}: {name}"
+        if card_month(code):
+            assert card_words(code, korean=True) == f"{card_month(code)}월 {name}"
