@@ -6,7 +6,7 @@ let game = null, step = 0;
 function draw() {
   if (!game) return;
   const f = game.frames[step], v = f.view;
-  const frame = { view: v, names: game.names, you: null };
+  const frame = { view: v, names: game.names, names_ko: game.names_ko, you: null };
   document.getElementById("title").textContent = t("replay");
   document.getElementById("lang").textContent = t("lang");
   for (const id of ["start", "prev", "fwd", "end"]) document.getElementById(id).textContent = t(id);
@@ -28,10 +28,10 @@ function draw() {
   }
   document.getElementById("stock").replaceChildren(backImg(), el("div", { text: t("stock") + " " + v.stock }));
   document.getElementById("flip").replaceChildren(...(v.flip_card ? [cardImg(v.flip_card, "flash")] : []));
-  document.getElementById("prompt").textContent = f.decision == null ? "" : game.names[f.seat] + ": " + f.decision;
+  document.getElementById("prompt").textContent = f.decision == null ? "" : seatNames(frame)[f.seat] + ": " + f.decision;
   const log = document.getElementById("log");
   log.replaceChildren();
-  for (let i = 0; i <= step; i++) logLines(log, game.frames[i].events, i === step, game.names);
+  for (let i = 0; i <= step; i++) logLines(log, game.frames[i].events, i === step, seatNames(frame));
   document.getElementById("report").textContent = f.outcome
     ? (LANG === "ko" && f.outcome.report_ko ? f.outcome.report_ko : f.outcome.report).join("\n") : "";
 }
