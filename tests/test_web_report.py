@@ -335,3 +335,19 @@ def test_one_table_of_korean_card_names_for_every_front_end():
         assert title == f"{code}: {name}"
         if card_month(code):
             assert card_words(code, korean=True) == f"{card_month(code)}월 {name}"
+
+
+def test_the_boards_agree_on_12r_under_family_scoring():
+    """Family scoring with ``rain_ribbon_counts=0``, where the boards once disagreed:
+    12R still has its card points, so no board marks it as counting for nothing."""
+    from gostop_cli.board import board_text
+    from gostop_core import svg
+    g = game_from(rules="family+rain_ribbon_counts=0", players=2,
+                  captured=["12R 1R 2R", ""], field="1B 3B", hands=["8B", "4A"],
+                  stock="5A 6A", extra=not_first_turn(2))
+    assert not g.rules.rain_ribbon_counts and g.rules.family_scoring
+    assert score(g.captured(0), g.rules).ribbons == 3
+    assert group_captured(g.captured(0), g.rules).uncounted == frozenset()
+    assert view_state(g.view(0))["seats"][0]["captured"]["uncounted"] == []
+    assert "12R*" not in board_text(g.view(0), names=["You", "Bot 1"])
+    assert "12R counts 0" not in svg.board(g.view(0))
