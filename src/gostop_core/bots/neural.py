@@ -148,13 +148,17 @@ class NeuralSearchBot(ExpectimaxBot):
 
     name = "neural-search"
 
+    #: Playout turns before the network's value: the setting that measured best
+    #: on the tuning deals (docs/strength.md, round 6).
+    CUT = 1
+
     #: The settings (gostop_core.bots.settings): the search's and the network's.
     SETTINGS = tuple(s for s in ExpectimaxBot.SETTINGS
                      if s.name in ("depth", "samples", "win", "halving", "time", "stop")) + (
         Setting("own", "own", "switch", True, "the network plays the bot's own playout moves"),
         Setting("others", "others", "switch", True,
                 "the network plays the other seats' playout moves"),
-        Setting("cut", "cut", "int", 0, "playout turns before the network's value "
+        Setting("cut", "cut", "int", CUT, "playout turns before the network's value "
                 "(0: to the end)", 0, MAX_CUT),
         Setting("flips", "flips", "choice", "sampled",
                 "a stock flip turns the sample's own card (sampled) or every card (all)",
@@ -165,13 +169,14 @@ class NeuralSearchBot(ExpectimaxBot):
     )
 
     def __init__(self, seed: int | None = None, weights: str | None = None,
-                 own: bool = True, others: bool = True, cut: int = 0, flips: str = "sampled",
+                 own: bool = True, others: bool = True, cut: int | None = None,
+                 flips: str = "sampled",
                  **settings: Any):
         super().__init__(seed, **settings)
         self.weights = weights
         self.own = bool(own)
         self.others = bool(others)
-        self.cut = int(cut)
+        self.cut = self.CUT if cut is None else int(cut)
         if not 0 <= self.cut <= MAX_CUT:
             raise ValueError(f"neural-search cut must be 0..{MAX_CUT} turns, got {cut}")
         if flips not in ("sampled", "all"):

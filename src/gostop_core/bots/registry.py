@@ -31,6 +31,9 @@ EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "r
 #: ``expectimax-v1``: the planned Go/Stop with the early stop
 #: (``expectimax:plan=4,stop=2.5``) did not measure stronger.
 BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
+#: ``neural-search``: the ``expectimax-v1`` search with the network's playouts, on
+#: the setting that measured best on the tuning deals (docs/strength.md, round 6).
+NEURAL_SEARCH_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS, samples=128)
 
 #: The class of each built-in name (its ``SETTINGS`` table: docs/bots.md).
 BOT_CLASSES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot,
@@ -43,7 +46,7 @@ BOT_CLASSES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot,
 BOT_DEFAULTS: dict[str, dict[str, Any]] = {"expectimax-v1": EXPECTIMAX_V1_SETTINGS,
                                            "best": BEST_SETTINGS,
                                            "learned": EXPECTIMAX_V1_SETTINGS,
-                                           "neural-search": EXPECTIMAX_V1_SETTINGS}
+                                           "neural-search": NEURAL_SEARCH_SETTINGS}
 
 
 def builtin_classes() -> dict[str, type]:
@@ -102,7 +105,7 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
         return neural_from_spec(name[len("neural:"):], seed, EXPECTIMAX_V1_SETTINGS)
     if name == "neural-search" or name.startswith("neural-search:"):
         from gostop_core.bots.neural import neural_search_from_spec
-        return neural_search_from_spec(name[len("neural-search:"):], seed, EXPECTIMAX_V1_SETTINGS)
+        return neural_search_from_spec(name[len("neural-search:"):], seed, NEURAL_SEARCH_SETTINGS)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 

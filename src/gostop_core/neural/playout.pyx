@@ -165,7 +165,6 @@ cdef class NeuralPlayout:
         self.hooks.data = &self.m
 
     def __init__(self, network):
-        from gostop_core.neural.network import RETURN_SCALE
         h1, h2 = network.hidden
         if not (1 <= h1 <= NN_MAX_HIDDEN and 1 <= h2 <= NN_MAX_HIDDEN):
             raise ValueError(f"hidden layers must be 1..{NN_MAX_HIDDEN} wide, got {h1}, {h2}")
@@ -185,7 +184,7 @@ cdef class NeuralPlayout:
         self.m.b2 = _copy(b2)
         self.m.w3 = _copy(w3)
         self.m.b3 = float(b3[0])
-        self.m.scale = RETURN_SCALE
+        self.m.scale = float(network.return_scale)
         self.network = network
 
     def __dealloc__(self):
