@@ -70,8 +70,8 @@ class ReplayLibrary:
             return {"decision": decision, "seat": seat, "view": state,
                     "hands": [game.hand(p).codes() for p in range(game.players)],
                     "events": public_events(events, None, names),
-                    "outcome": (outcome_state(outcome, names, game.view(mover)) if outcome is not None
-                                else None)}
+                    "outcome": (None if outcome is None
+                                else outcome_state(outcome, names, game.view(mover)))}
 
         frames = [frame(None, None, game.deal_events())]
         for d in rec.decisions:

@@ -87,12 +87,13 @@ def hand_report(outcome: Outcome, view: PlayerView, names: list[str], *,
                      else f"break-even target: {target} card points (240 / {n})")
         for q in range(n):
             sc = score_pile(view.captured[q], rules)
-            bonus = (f", 세트 보너스 {sc.family_set_bonus} x{n - 1}" if korean
-                     else f", set bonus {sc.family_set_bonus} x{n - 1}") if sc.family_set_bonus else ""
-            balance = outcome.chips[q]
-            lines.append(f"  {names[q]}: 패 점수 {sc.total}{bonus} -> 잔액 {_signed(balance)}"
-                         if korean else
-                         f"  {names[q]}: {sc.total} card points{bonus} -> balance {_signed(balance)}")
+            bonus = ""
+            if sc.family_set_bonus:
+                bonus = (f", 세트 보너스 {sc.family_set_bonus} x{n - 1}" if korean
+                         else f", set bonus {sc.family_set_bonus} x{n - 1}")
+            balance = _signed(outcome.chips[q])
+            lines.append(f"  {names[q]}: 패 점수 {sc.total}{bonus} -> 잔액 {balance}" if korean
+                         else f"  {names[q]}: {sc.total} card points{bonus} -> balance {balance}")
         lines.append(("잔액: " if korean else "balances: ")
                      + ", ".join(f"{names[q]} {_signed(c)}" for q, c in enumerate(outcome.chips)))
         return lines
@@ -113,11 +114,10 @@ def hand_report(outcome: Outcome, view: PlayerView, names: list[str], *,
                 if "covered_by_go_caller" in why:
                     words.append("고 부른 사람이 대신 냄" if korean else "paid by the Go caller")
                 mult = settlement["multiplier"][q]
-                base = settlement["base"]
+                pay, base = settlement["pay"][q], settlement["base"]
                 said = " · ".join(words) if words else ("배수 없음" if korean else "no multiplier")
-                lines.append(f"  {names[q]}: 칩 {settlement['pay'][q]}개 냄 = {base} x{mult} ({said})"
-                             if korean else
-                             f"  {names[q]} pays {settlement['pay'][q]} chips = {base} x{mult} ({said})")
+                lines.append(f"  {names[q]}: 칩 {pay}개 냄 = {base} x{mult} ({said})" if korean
+                             else f"  {names[q]} pays {pay} chips = {base} x{mult} ({said})")
                 totals.append(f"{names[q]} x{mult}")
             shown = " · ".join(shared) if shared else ("없음" if korean else "none")
             lines.append((f"배수: {shown} · 합계: " if korean else f"multipliers: {shown} · in total: ")
