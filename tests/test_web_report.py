@@ -351,3 +351,22 @@ def test_the_boards_agree_on_12r_under_family_scoring():
     assert view_state(g.view(0))["seats"][0]["captured"]["uncounted"] == []
     assert "12R*" not in board_text(g.view(0), names=["You", "Bot 1"])
     assert "12R counts 0" not in svg.board(g.view(0))
+
+
+def test_the_go_caller_paying_the_third_share_is_said_with_its_sum():
+    """Seed 001: "If the player that called "Go" fails to score a point and the
+    opponent(s) reach(es) the minimum points in the same round, the player must pay
+    double." (Matrix, traditional 3 players: the Go caller also pays the third
+    player's share.)  The greedy hand of seed 18 ends so."""
+    game = finished("traditional", 3, 18)
+    out = game.outcome()
+    reasons = out.settlement["reasons"]
+    caller = next(q for q in range(3) if "pays_third" in reasons[q])
+    other = next(q for q in range(3) if "covered_by_go_caller" in reasons[q])
+    share = out.settlement["base"] * out.settlement["multiplier"][other]
+    lines = report(game)
+    said = next(x for x in lines if x.strip().startswith(f"{NAMES[caller]} pays "))
+    assert f"+ {share} (the third seat's share)" in said
+    assert out.settlement["pay"][caller] == (out.settlement["base"]
+                                             * out.settlement["multiplier"][caller] + share)
+    assert any(x.strip().startswith(f"{NAMES[other]} pays 0 chips = 0 (") for x in lines)

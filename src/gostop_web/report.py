@@ -109,15 +109,19 @@ def hand_report(outcome: Outcome, view: PlayerView, names: list[str], *,
                 why = settlement["reasons"][q]
                 words = shared + [(_BAKS[r][1] if korean else _BAKS[r][0]) for r in why
                                   if r in _BAKS]
-                if "pays_third" in why:
-                    words.append("셋째 몫도 냄" if korean else "also pays the third seat's share")
-                if "covered_by_go_caller" in why:
-                    words.append("고 부른 사람이 대신 냄" if korean else "paid by the Go caller")
                 mult = settlement["multiplier"][q]
                 pay, base = settlement["pay"][q], settlement["base"]
                 said = " · ".join(words) if words else ("배수 없음" if korean else "no multiplier")
-                lines.append(f"  {names[q]}: 칩 {pay}개 냄 = {base} x{mult} ({said})" if korean
-                             else f"  {names[q]} pays {pay} chips = {base} x{mult} ({said})")
+                sum_ = f"{base} x{mult}"
+                if "covered_by_go_caller" in why:  # its share is the Go caller's to pay
+                    sum_ = (f"0 ({sum_}, 고 부른 사람이 대신 냄)" if korean
+                            else f"0 ({sum_}, paid by the Go caller)")
+                elif pay != base * mult:  # gwang-bak's +2, or the third seat's share too
+                    extra = pay - base * mult
+                    sum_ += f" + {extra}" + ("" if "pays_third" not in why else
+                                             " (셋째 몫)" if korean else " (the third seat's share)")
+                lines.append(f"  {names[q]}: 칩 {pay}개 냄 = {sum_} ({said})" if korean
+                             else f"  {names[q]} pays {pay} chips = {sum_} ({said})")
                 totals.append(f"{names[q]} x{mult}")
             shown = " · ".join(shared) if shared else ("없음" if korean else "none")
             lines.append((f"배수: {shown} · 합계: " if korean else f"multipliers: {shown} · in total: ")
