@@ -24,6 +24,7 @@ is the local backend's, so a run may go on with either backend.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, Callable
 
 import numpy as np
@@ -35,6 +36,10 @@ from gostop_core.neural.network import Network
 from gostop_core.neural.selfplay import SelfPlay
 
 __all__ = ["RayActors", "SelfPlayActor", "default_actors", "default_steps"]
+
+#: A request that takes this long (seconds) is said in the log: an actor the
+#: cluster has no CPU for never starts, and the run would wait in silence.
+SLOW_REQUEST_S = 60.0
 
 
 def default_steps(games: int) -> int:
@@ -111,6 +116,8 @@ class _RaySource:
         self.ray = ray = require_ray()
         self.net = net
         self.poll = opts.poll
+        self.log = opts.log
+        self.waiting_since: float | None = None
         self.handles: list[Any] = []
         self.pending: list[Any] = []
         self.closed = False
@@ -145,8 +152,16 @@ class _RaySource:
         from ray.exceptions import RayActorError, RayTaskError
         ray, at = self.ray, self.next
         ready, _ = ray.wait([self.pending[at]], timeout=self.poll)
-        if not ready:
-            return 0, None  # the caller looks at the clock and the stop signal
+        if not ready:  # the caller looks at the clock and the stop signal
+            now = time.monotonic()
+            if self.waiting_since is None:
+                self.waiting_since = now
+            elif now - self.waiting_since >= SLOW_REQUEST_S:
+                self.log(f"waiting {now - self.waiting_since:.0f} s for self-play actor {at}: "
+                         "does the cluster have a free CPU for it?")
+                self.waiting_since = now
+            return 0, None
+        self.waiting_since = None
         try:
             hands, states, actions, returns = ray.get(ready[0])
         except RayTaskError as exc:
