@@ -75,6 +75,7 @@ def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int,
                       eval_deals=eval_deals)
     command = " ".join(shlex.quote(a) for a in ["gostop", "train-neural"] + sys.argv[2:]) \
         if len(sys.argv) > 1 and sys.argv[1] == "train-neural" else "gostop train-neural"
+
     def log(line: str) -> None:
         click.echo(line, err=True)
     try:

@@ -5,11 +5,11 @@ in C, epsilon-greedy on the current network) fills a replay buffer with (state,
 action, final result) samples, and the learner regresses Q on them (mean
 squared error, Adam, numpy).  By default both take turns in one process
 (:class:`LocalActor`); ``train(..., actors=RayActors(...))``
-(``gostop_core.arena.ray_training``) plays the games in Ray actors instead.  Every ``checkpoint_s`` seconds the
-run writes ``checkpoint.npz`` in its directory (the weights, Adam's moments,
-the sampling RNG, hands and samples seen; written to a temporary file and
-renamed), evaluates the network against the greedy policy on fixed deals and
-appends a line to ``curve.jsonl``.  ``resume`` picks the run up from its last
+(``gostop_core.arena.ray_training``) plays the games in Ray actors instead.
+Every ``checkpoint_s`` seconds the run writes ``checkpoint.npz`` in its
+directory (the weights, Adam's moments, the sampling RNG, hands and samples
+seen; written to a temporary file and renamed), evaluates the network against
+the greedy policy on fixed deals and appends a line to ``curve.jsonl``.  ``resume`` picks the run up from its last
 checkpoint (the replay buffer is refilled by the actor: it is not saved).
 """
 
