@@ -455,12 +455,17 @@ def test_a_run_resumes_on_the_other_backend(cluster, tmp_path):
     assert len((run / "curve.jsonl").read_text().splitlines()) == 3
 
 
+def _actor_pids() -> set[int]:
+    """The live processes of self-play actors (Ray may have started the
+    worker process before the actor moved in: no earlier snapshot tells them)."""
+    return {pid for pid in _alive(_ray_pids()) if _cmdline(pid).startswith(b"ray::SelfPlayActor")}
+
+
 def test_a_killed_actor_ends_the_run_with_its_checkpoint(cluster, tmp_path):
     """An actor process that dies (here SIGKILL after three requests) ends the
     run with ActorsLostError, after the checkpoint of every hand learned."""
     from gostop_core.arena.ray_training import RayActors
     from gostop_core.neural.dmc import ActorsLostError, train
-    before = _ray_pids()
 
     class Killing(_Counted):
         def __call__(self, net, cfg, hands):
@@ -470,18 +475,50 @@ def test_a_killed_actor_ends_the_run_with_its_checkpoint(cluster, tmp_path):
             def collect_then_kill():
                 result = collect()
                 if self.batches == 3:
-                    for pid in _ray_pids() - before:
-                        if _cmdline(pid).startswith(b"ray::SelfPlayActor"):
-                            os.kill(pid, signal.SIGKILL)
+                    for pid in _actor_pids():
+                        os.kill(pid, signal.SIGKILL)
                 return result
             source.collect = collect_then_kill
             return source
 
     counted = Killing(RayActors(actors=1, steps=20))
     with pytest.raises(ActorsLostError, match="self-play actor 0 died"):
-        train(tmp_path, _tiny_config(hands=10**6), actors=counted, log=lambda line: None)
+        train(tmp_path, _tiny_config(hands=10**6), actors=counted, log=lambda line: None,
+              stop_after_s=60)
     assert counted.batches == 3
     assert _header(tmp_path)["hands"] == counted.hands > 0
+
+
+def test_sigterm_checkpoints_and_ends_the_actors(cluster, tmp_path):
+    """SIGTERM (here sent by the run to itself after three requests) stops the
+    run as Ctrl-C does: the checkpoint of every hand learned, and its actor
+    processes ended while the cluster stays up (it was not the run's)."""
+    from gostop_core.arena.ray_training import RayActors
+    from gostop_core.neural.dmc import train
+
+    class Terminating(_Counted):
+        actors: set[int] = set()
+
+        def __call__(self, net, cfg, hands):
+            source = super().__call__(net, cfg, hands)
+            collect = source.collect
+
+            def collect_then_terminate():
+                result = collect()
+                if self.batches == 3 and not self.actors:
+                    self.actors = _actor_pids()
+                    os.kill(os.getpid(), signal.SIGTERM)
+                return result
+            source.collect = collect_then_terminate
+            return source
+
+    counted = Terminating(RayActors(actors=2, steps=20))
+    train(tmp_path, _tiny_config(hands=10**6), actors=counted, log=lambda line: None,
+          stop_after_s=60)
+    assert counted.batches == 3 and len(counted.actors) >= 2
+    assert _header(tmp_path)["hands"] == counted.hands > 0
+    assert not _wait_gone(counted.actors) and not _actor_pids()
+    assert ray.is_initialized() and ray.cluster_resources().get("CPU") == 2
 
 
 def test_train_neural_cli_on_ray(cluster, tmp_path):
