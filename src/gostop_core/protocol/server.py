@@ -21,8 +21,10 @@ import heapq
 import json
 import math
 import queue
+import re
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -178,6 +180,31 @@ _END = object()
 #: The requests that may wait for the worker; one more is refused with an
 #: error reply (``busy``), so that a flood costs bounded memory and no thread.
 MAX_QUEUE = 64
+#: Bytes of input the reader may hold ahead of the parsing.  A flood this
+#: big is read at once, so that an ``isready`` behind it is answered at once;
+#: behind more, the reader waits for the parsing (and the driver's pipe fills).
+MAX_READ_AHEAD = 8 << 20
+#: Finished answers that may wait for an earlier one (a search still
+#: running); past that the parsing waits, so that the refusals of a flood
+#: cost bounded memory.
+MAX_WAITING = 4096
+# A line that may be a control message (isready, stop, quit), found without
+# parsing it: such a line alone is parsed by the reader, to be sure, and
+# answered ahead of everything read before it.  A control line this misses
+# (its type written with escapes, say) is served in its turn by the parsing.
+_CONTROL_BYTES = re.compile(rb'"type"\s*:\s*"(?:isready|stop|quit)"')
+_CONTROL_TEXT = re.compile(r'"type"\s*:\s*"(?:isready|stop|quit)"')
+#: ``isready`` overtakes the lines read before it (the reader answers it)
+#: only when at least this many, or :data:`OVERTAKE_BYTES`, wait to be
+#: parsed: behind fewer, the parsing soon reaches it and answers it in turn,
+#: still ahead of the queued requests, and after the errors of the lines
+#: before it.
+OVERTAKE_LINES = 64
+OVERTAKE_BYTES = 256 << 10
+_HELLO_BYTES = b'"hello"'
+_HELLO_TEXT = '"hello"'
+_END_OF_INPUT = object()
+
 #: The kinds of message that are answered in turn, by the worker.
 _QUEUED = ("request", "analyse", "state", "setoption", "newhand", "end")
 #: The kinds that need an id in version 2.
@@ -300,16 +327,66 @@ def _parse(message: dict, received: float) -> _Parsed:
     return parsed
 
 
+class _ReadAhead:
+    """The input read but not parsed yet (blocks of lines, or lines), in
+    order, at most ``limit`` bytes of it: the reader thread puts, the parsing
+    takes."""
+
+    def __init__(self, limit: int):
+        self._items: deque[tuple[Any, int]] = deque()
+        self._bytes = 0
+        self._limit = limit
+        self._abandoned = False
+        self._cv = threading.Condition()
+
+    def put(self, item: Any, size: int) -> None:
+        """Add ``item`` (``size`` bytes); waits while the read-ahead is full."""
+        with self._cv:
+            while self._bytes and self._bytes + size > self._limit and not self._abandoned:
+                self._cv.wait()
+            if self._abandoned:
+                return  # the parsing has ended (quit): nothing more is read
+            self._items.append((item, size))
+            self._bytes += size
+            self._cv.notify_all()
+
+    def get(self) -> Any:
+        with self._cv:
+            while not self._items:
+                self._cv.wait()
+            item, size = self._items.popleft()
+            self._bytes -= size
+            self._cv.notify_all()
+            return item
+
+    def abandon(self) -> None:
+        """The parsing ends: drop what is left, release a waiting reader."""
+        with self._cv:
+            self._abandoned = True
+            self._items.clear()
+            self._bytes = 0
+            self._cv.notify_all()
+
+
 class _Outbox:
     """Answers written in the order their messages were read: a finished
     answer waits (as its encoded line) until every earlier one is written."""
 
-    def __init__(self, write_line: Callable[[str], None]):
+    def __init__(self, write_line: Callable[[str], None], max_waiting: int = MAX_WAITING):
         self._write_line = write_line
         self._lock = threading.Lock()
+        self._room = threading.Condition(self._lock)
+        self._max_waiting = max_waiting
         self._next = 0
         self._issued = 0
         self._waiting: dict[int, str | None] = {}
+
+    def wait_for_room(self) -> None:
+        """Wait while too many finished answers wait for an earlier one (the
+        parsing calls it; the worker and the deadlines never wait)."""
+        with self._room:
+            while len(self._waiting) >= self._max_waiting:
+                self._room.wait()
 
     def reserve(self) -> int:
         with self._lock:
@@ -339,11 +416,15 @@ class _Outbox:
         line = None if message is None else wire.encode(message)
         with self._lock:
             self._waiting[seq] = line
+            written = False
             while self._next in self._waiting:
                 out = self._waiting.pop(self._next)
                 self._next += 1
+                written = True
                 if out is not None:
                     self._write_line(out)
+            if written:
+                self._room.notify_all()
 
 
 class _Server:
@@ -363,6 +444,151 @@ class _Server:
         self.deadlines: list[tuple[float, int, _Job]] = []
         self.deadline_cv = threading.Condition()
         self.closing = False
+        # hellos the reader passed on, and the parsing served: isready is not
+        # answered ahead of a hello still unparsed (its ready comes first)
+        self.hellos_read = 0
+        self.hellos_parsed = 0
+        # lines and bytes the reader passed on, and the parsing took (each
+        # counter is written by one thread only)
+        self.lines_read = self.bytes_read = 0
+        self.lines_parsed = self.bytes_parsed = 0
+        self.reader_error: BaseException | None = None
+
+    # ---- the reader: control lines at once, the rest passed on in order
+    def read_ahead(self, lines: Iterable[bytes | str | TooLong], ahead: _ReadAhead) -> None:
+        """The reader thread: takes the input as it comes (blocks of lines
+        from a :class:`~gostop_core.protocol.wire.BlockReader`, or lines),
+        answers ``isready`` and acts on ``stop`` at once, and passes every
+        other line on to the parsing, in order, until ``quit``."""
+        try:
+            for item in lines:
+                if isinstance(item, bytes):
+                    if not self._read_block(item, ahead):
+                        return
+                elif isinstance(item, str) and _CONTROL_TEXT.search(item):
+                    verdict = self._control(item)
+                    if verdict != "done":
+                        self._pass_on(item, ahead)
+                    if verdict == "quit":
+                        return
+                else:
+                    self._pass_on(item, ahead)
+        except BaseException as exc:  # re-raised by serve, once the answers are out
+            self.reader_error = exc
+        finally:
+            ahead.put(_END_OF_INPUT, 0)
+
+    def _read_block(self, block: bytes, ahead: _ReadAhead) -> bool:
+        """Serve the control lines of ``block`` and pass the rest on; False at quit."""
+        start = 0  # where the part not passed on yet begins
+        checked = 0  # where the lines looked at end
+        for match in _CONTROL_BYTES.finditer(block):
+            if match.start() < checked:
+                continue  # a second match in a line already looked at
+            begin = block.rfind(b"\n", 0, match.start()) + 1
+            end = block.find(b"\n", match.end())
+            end = len(block) if end < 0 else end + 1
+            checked = end
+            if begin > start:  # first what came before it (a hello there counts)
+                self._pass_on(block[start:begin], ahead)
+                start = begin
+            verdict = self._control(block[begin:end])
+            if verdict == "forward":
+                continue  # not a control line: it stays in the block
+            if verdict == "quit":
+                self._pass_on(block[begin:end], ahead)
+                return False
+            start = end  # served: dropped from the input
+        if start < len(block):
+            self._pass_on(block[start:] if start else block, ahead)
+        return True
+
+    def _pass_on(self, item: bytes | str | TooLong, ahead: _ReadAhead) -> None:
+        if isinstance(item, bytes):
+            self.hellos_read += item.count(_HELLO_BYTES)
+            self.lines_read += item.count(b"\n") + (not item.endswith(b"\n"))
+            size = len(item)
+        elif isinstance(item, str):
+            self.hellos_read += item.count(_HELLO_TEXT)
+            self.lines_read += 1
+            size = len(item) + 1
+        else:
+            self.lines_read += 1
+            size = len(item.head)
+        self.bytes_read += size
+        ahead.put(item, size)
+
+    def _control(self, raw: bytes | str) -> str:
+        """``done`` when the line was a control message and is served,
+        ``quit`` for quit, ``forward`` for a line the parsing must serve."""
+        if len(raw) > wire.MAX_LINE:
+            return "forward"
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        try:
+            message = wire.decode(text)
+        except MessageError:
+            return "forward"
+        kind = message["type"]
+        if kind == "quit":
+            return "quit"
+        if kind == "stop":
+            self._stop_running()
+            return "done"
+        if kind != "isready" or self.hellos_parsed < self.hellos_read or (
+                self.lines_read - self.lines_parsed < OVERTAKE_LINES
+                and self.bytes_read - self.bytes_parsed < OVERTAKE_BYTES):
+            return "forward"  # answered in turn: after a ready, or soon
+        try:
+            id = wire.validate_id(message, required=False)
+        except MessageError:
+            return "forward"  # its error is answered in turn
+        self._ready_ok(id)
+        return "done"
+
+    def _stop_running(self) -> None:
+        with self.current_lock:
+            running = self.current
+        if running is not None and running.request.kind in ("request", "analyse"):
+            self.backend.stop()
+
+    def _ready_ok(self, id: Any) -> None:
+        reply: dict = {"type": "readyok"}
+        if id is not None:
+            reply["id"] = id
+        self.out.at_once(reply)
+
+    # ---- the parsing: every other line, in the order read
+    def parse(self, ahead: _ReadAhead) -> bool:
+        """Serve what the reader passed on, in order: True at the end of the
+        input, False at quit."""
+        while True:
+            item = ahead.get()
+            if item is _END_OF_INPUT:
+                return True
+            if isinstance(item, bytes):
+                pieces = item.split(b"\n")
+                if not pieces[-1]:
+                    pieces.pop()  # after the last newline
+                for raw in pieces:
+                    self.lines_parsed += 1
+                    self.bytes_parsed += len(raw) + 1
+                    if not raw:
+                        continue
+                    line: str | TooLong = TooLong(raw[:4096], len(raw)) \
+                        if len(raw) > wire.MAX_LINE else raw.decode("utf-8", "replace")
+                    self.out.wait_for_room()
+                    if not self.dispatch(line):
+                        return False
+                self.hellos_parsed += item.count(_HELLO_BYTES)
+            else:
+                self.out.wait_for_room()
+                keep = self.dispatch(item)
+                self.lines_parsed += 1
+                self.bytes_parsed += len(item) + 1 if isinstance(item, str) else len(item.head)
+                if not keep:
+                    return False
+                if isinstance(item, str):
+                    self.hellos_parsed += item.count(_HELLO_TEXT)
 
     # ---- answers
     def _error(self, id: Any, text: str) -> dict:
@@ -401,10 +627,7 @@ class _Server:
         if kind == "quit":
             return False
         if kind == "stop":
-            with self.current_lock:
-                running = self.current
-            if running is not None and running.request.kind in ("request", "analyse"):
-                self.backend.stop()
+            self._stop_running()
             return True
         if kind == "isready":
             # at once, ahead of the queue: a liveness check
@@ -413,10 +636,7 @@ class _Server:
             except MessageError as exc:
                 self._early(_echo_id(message), str(exc))
                 return True
-            reply: dict = {"type": "readyok"}
-            if id is not None:
-                reply["id"] = id
-            self.out.at_once(reply)
+            self._ready_ok(id)
             return True
         if kind == "hello":
             self._hello(message)
@@ -651,17 +871,20 @@ def _error_text(kind: str, exc: Exception) -> str:
     return f"{kind}: {text}"
 
 
-def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
+def serve(backend: EngineBackend | Any, lines: Iterable[bytes | str | TooLong],
           write: Callable[[str], None], name: str | None = None,
           log: Callable[[str], None] | None = None, max_queue: int = MAX_QUEUE) -> int:
     """Answer protocol messages (``lines``: strings or
     :class:`~gostop_core.protocol.wire.TooLong` markers, e.g. a
-    :class:`~gostop_core.protocol.wire.LineReader`) with ``backend`` (an
-    :class:`EngineBackend`, or any bot object, wrapped in a
+    :class:`~gostop_core.protocol.wire.LineReader`, or blocks of whole lines
+    from a :class:`~gostop_core.protocol.wire.BlockReader`) with ``backend``
+    (an :class:`EngineBackend`, or any bot object, wrapped in a
     :class:`BotBackend`).  ``write`` writes one line and flushes; ``log``
-    gets a line for each message ignored.  One worker thread serves the
-    messages in turn (at most ``max_queue`` wait), one more keeps the
-    deadlines.  Returns at ``quit`` (the running search is stopped) or at the
+    gets a line for each message ignored.  A reader thread takes the input
+    as it comes, answers ``isready`` and acts on ``stop`` at once, and passes
+    the rest on (at most :data:`MAX_READ_AHEAD` bytes ahead) to the parsing,
+    in the calling thread; one worker thread serves the messages in turn (at
+    most ``max_queue`` wait), one more keeps the deadlines.  Returns at ``quit`` (the running search is stopped) or at the
     end of input (after the searches asked for); returns the number of moves
     answered."""
     if not isinstance(backend, EngineBackend):
@@ -672,18 +895,20 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
     worker = threading.Thread(target=server.work, name="engine-search", daemon=True)
     keeper = threading.Thread(target=server.keep_deadlines, name="engine-deadlines",
                               daemon=True)
+    ahead = _ReadAhead(MAX_READ_AHEAD)
+    # the reader is a daemon thread: at quit it may be left waiting for input
+    reader = threading.Thread(target=server.read_ahead, args=(lines, ahead),
+                              name="engine-reader", daemon=True)
     worker.start()
     keeper.start()
+    reader.start()
     input_ended = False
     interrupted = True
     try:
-        for line in lines:
-            if not server.dispatch(line):
-                break
-        else:
-            input_ended = True
+        input_ended = server.parse(ahead)
         interrupted = False
     finally:
+        ahead.abandon()
         if not input_ended:
             # quit (or an interruption): the search under way ends with what it
             # has; the requests read before quit are still answered
@@ -697,4 +922,6 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
             server.closing = True
             server.deadline_cv.notify()
         keeper.join(timeout=2.0)
+    if server.reader_error is not None:
+        raise server.reader_error
     return server.moves
