@@ -431,7 +431,7 @@ class _Server:
     def __init__(self, backend: EngineBackend, write_line: Callable[[str], None],
                  log: Callable[[str], None], max_queue: int = MAX_QUEUE):
         self.backend = backend
-        self.out = _Outbox(write_line)
+        self.out = _Outbox(write_line, MAX_WAITING)
         self.log = log
         self.version = wire.PROTOCOL_V1
         self.jobs: queue.Queue = queue.Queue(maxsize=max_queue)
