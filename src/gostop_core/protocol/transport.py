@@ -14,6 +14,7 @@ import os
 import queue
 import select
 import signal
+import struct
 import subprocess
 import threading
 import time
@@ -52,6 +53,12 @@ class Transport:
 
     def receive(self, timeout: float) -> str:
         raise NotImplementedError
+
+    def settle(self, timeout: float, sent: bool = False) -> None:
+        """Make every line the bot wrote so far receivable at once (for a
+        drain before a request); with ``sent``, first wait (at most
+        ``timeout`` seconds) until the bot has read every line sent to it.
+        Nothing to do for a transport without pipes."""
 
     def close(self) -> None:
         """End the bot (after ``quit`` was sent) and release everything."""
@@ -174,6 +181,16 @@ def live_bot_pids() -> list[int]:
 atexit.register(close_all_bots)
 
 
+def _unread(fd: int) -> int:
+    """Bytes in the pipe ``fd`` (either end) not read yet; 0 when unknown."""
+    try:
+        import fcntl
+        import termios
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+    except (ImportError, AttributeError, OSError, ValueError):
+        return 0
+
+
 class ProcessTransport(Transport):
     """A bot program in its own process group (a new session, so a Ctrl-C at the
     terminal reaches gostop, which then ends the bot).  A reader thread splits
@@ -188,6 +205,9 @@ class ProcessTransport(Transport):
         self._stderr_len = 0
         self._lines: queue.Queue = queue.Queue(maxsize=256)
         self._closed = False
+        # held by the reader from taking bytes off the pipe until their lines
+        # are queued, so that settle() sees them either in the pipe or queued
+        self._read_lock = threading.Lock()
         with _signals_deferred():  # started and registered, or not started at all
             try:
                 self.proc: subprocess.Popen | None
@@ -223,30 +243,65 @@ class ProcessTransport(Transport):
     def _read_stdout(self, stream: IO[bytes]) -> None:
         fd = stream.fileno()
         buf = b""
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         try:
             while True:
-                try:
-                    chunk = os.read(fd, 65536)
+                try:  # wait outside the lock; take and queue under it
+                    poller.poll()
                 except OSError:
-                    chunk = b""
-                if not chunk:
-                    if buf:
-                        self._put(buf.decode("utf-8", "replace"))
-                    self._put(_EOF)
-                    return
-                buf += chunk
-                *lines, buf = buf.split(b"\n")
-                for line in lines:
-                    if len(line) > MAX_LINE:
+                    pass
+                with self._read_lock:
+                    try:
+                        chunk = os.read(fd, 65536)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        chunk = b""
+                    if not chunk:
+                        if buf:
+                            self._put(buf.decode("utf-8", "replace"))
+                        self._put(_EOF)
+                        return
+                    buf += chunk
+                    *lines, buf = buf.split(b"\n")
+                    for line in lines:
+                        if len(line) > MAX_LINE:
+                            self._put(_TOO_LONG)
+                            return
+                        if not self._put(line.decode("utf-8", "replace").rstrip("\r")):
+                            return
+                    if len(buf) > MAX_LINE:
                         self._put(_TOO_LONG)
                         return
-                    if not self._put(line.decode("utf-8", "replace").rstrip("\r")):
-                        return
-                if len(buf) > MAX_LINE:
-                    self._put(_TOO_LONG)
-                    return
         except Exception:  # pragma: no cover - never let the thread die loudly
             self._put(_EOF)
+
+    def settle(self, timeout: float, sent: bool = False) -> None:
+        """See :meth:`Transport.settle`.  A version 1 answer carries no id, so
+        a line the bot wrote before it read the request could be taken for
+        its answer; the pipes tell: the bytes still unread in each (Linux's
+        ``FIONREAD``, on both ends of a pipe).  Where that cannot be asked,
+        nothing is waited for."""
+        if self.proc is None or self._closed:
+            return
+        deadline = time.monotonic() + timeout
+        if sent:  # the bot has read what was sent: what it wrote before is out
+            while _unread(self._stdin) and self.proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.001)
+        assert self.proc.stdout is not None
+        out = self.proc.stdout.fileno()
+        while time.monotonic() < deadline:
+            # the reader holds the lock while its lines are not queued yet
+            if not self._read_lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                return
+            try:
+                if not _unread(out):
+                    return
+            finally:
+                self._read_lock.release()
+            time.sleep(0.0005)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         fd = stream.fileno()
