@@ -109,7 +109,10 @@ def flood(args: argparse.Namespace) -> None:
     reader.start()
     assert proc.stdin is not None
     proc.stdin.write(b'{"type": "hello", "protocol": ["gostop-bot/2"]}\n')
-    time.sleep(1.0)
+    while not lines and proc.poll() is None:  # a driver waits for ready
+        time.sleep(0.01)
+    lines.clear()
+    time.sleep(0.2)
     before = _proc_status(proc.pid)
     batch = b"".join(json.dumps({"type": "request", "id": i, "view": view,
                                  "time_ms": 50}).encode() + b"\n" for i in range(args.flood))

@@ -157,6 +157,14 @@ DEADLINE_SHARE = 0.7
 #: ways, the driver's own reading and a wake-up delayed by a loaded machine,
 #: which do not shrink with the limit.
 OVERHEAD_MS = 4.0
+#: The deadline thread wakes at least this often (seconds) when idle, and
+#: each timed wake-up measures how late it came: twice the largest of the
+#: last :data:`WAKE_SAMPLES` delays is kept back from every deadline too
+#: (the engine's own wake-up, and the driver's, taken to be alike), at most
+#: :data:`MAX_MARGIN_MS`.
+PROBE_S = 0.02
+WAKE_SAMPLES = 50
+MAX_MARGIN_MS = 40.0
 
 
 def outcome_from_dict(data: Any) -> Outcome:
@@ -242,6 +250,8 @@ class _Job:
     deadline: float | None = None
     answered: bool = False
     started: bool = False
+    view: PlayerView | None = None
+    legal: list[Move] | None = None
     fallback: Move | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -333,31 +343,34 @@ class _ReadAhead:
     takes."""
 
     def __init__(self, limit: int):
-        self._items: deque[tuple[Any, int]] = deque()
+        self._items: deque[tuple[Any, int, float]] = deque()
         self._bytes = 0
         self._limit = limit
         self._abandoned = False
         self._cv = threading.Condition()
 
     def put(self, item: Any, size: int) -> None:
-        """Add ``item`` (``size`` bytes); waits while the read-ahead is full."""
+        """Add ``item`` (``size`` bytes; it is stamped with the time it was
+        read); waits while the read-ahead is full."""
+        read = time.monotonic()
         with self._cv:
             while self._bytes and self._bytes + size > self._limit and not self._abandoned:
                 self._cv.wait()
             if self._abandoned:
                 return  # the parsing has ended (quit): nothing more is read
-            self._items.append((item, size))
+            self._items.append((item, size, read))
             self._bytes += size
             self._cv.notify_all()
 
-    def get(self) -> Any:
+    def get(self) -> tuple[Any, float]:
+        """The next item and the time it was read."""
         with self._cv:
             while not self._items:
                 self._cv.wait()
-            item, size = self._items.popleft()
+            item, size, read = self._items.popleft()
             self._bytes -= size
             self._cv.notify_all()
-            return item
+            return item, read
 
     def abandon(self) -> None:
         """The parsing ends: drop what is left, release a waiting reader."""
@@ -444,6 +457,8 @@ class _Server:
         self.deadlines: list[tuple[float, int, _Job]] = []
         self.deadline_cv = threading.Condition()
         self.closing = False
+        # how late the deadline thread's timed wake-ups came, in ms (the last few)
+        self.wake_delays: deque[float] = deque(maxlen=WAKE_SAMPLES)
         # hellos the reader passed on, and the parsing served: isready is not
         # answered ahead of a hello still unparsed (its ready comes first)
         self.hellos_read = 0
@@ -562,7 +577,7 @@ class _Server:
         """Serve what the reader passed on, in order: True at the end of the
         input, False at quit."""
         while True:
-            item = ahead.get()
+            item, read = ahead.get()
             if item is _END_OF_INPUT:
                 return True
             if isinstance(item, bytes):
@@ -577,12 +592,12 @@ class _Server:
                     line: str | TooLong = TooLong(raw[:4096], len(raw)) \
                         if len(raw) > wire.MAX_LINE else raw.decode("utf-8", "replace")
                     self.out.wait_for_room()
-                    if not self.dispatch(line):
+                    if not self.dispatch(line, read):
                         return False
                 self.hellos_parsed += item.count(_HELLO_BYTES)
             else:
                 self.out.wait_for_room()
-                keep = self.dispatch(item)
+                keep = self.dispatch(item, read)
                 self.lines_parsed += 1
                 self.bytes_parsed += len(item) + 1 if isinstance(item, str) else len(item.head)
                 if not keep:
@@ -597,7 +612,9 @@ class _Server:
         return wire.error_message(id, text)
 
     def _release(self, job: _Job) -> None:
-        id = job.request.id
+        self._release_id(job.request.id)
+
+    def _release_id(self, id: Any) -> None:
         if id is not None:
             with self.in_flight_lock:
                 self.in_flight.discard(id)
@@ -613,11 +630,12 @@ class _Server:
         return True
 
     # ---- reading
-    def dispatch(self, line: str | TooLong) -> bool:
-        """Handle one line; False at quit."""
+    def dispatch(self, line: str | TooLong, received: float | None = None) -> bool:
+        """Handle one line (read at ``received``, by default now); False at quit."""
         if isinstance(line, str) and not line.strip():
             return True
-        received = time.monotonic()
+        if received is None:
+            received = time.monotonic()
         try:
             message = wire.decode(line)
         except MessageError as exc:
@@ -666,16 +684,43 @@ class _Server:
                 self._early(parsed.id, f"{kind}: the id is already in flight: "
                                        f"{str(parsed.id)[:40]}", release=False)
                 return True
+        if parsed.budget is not None and kind == "request" and \
+                (time.monotonic() - received) * 1000 >= parsed.budget:
+            # the engine is behind (a flood): the request's whole time passed
+            # before it could be parsed, so it is refused at once rather than
+            # answered late at the cost of reading its position
+            self._release_id(parsed.id)
+            self._early(parsed.id, f"busy: the request's time passed before it was parsed: "
+                                   f"{_shown(parsed.budget)} ms")
+            return True
         job = _Job(parsed, self.out.reserve())
+        if kind in ("request", "analyse"):
+            # the position is read here, once: the fallback move is ready
+            # before the search starts, for the deadline to answer at once
+            try:
+                job.view, job.legal = self._view(parsed)
+            except (GoStopError, ValueError, KeyError, TypeError) as exc:
+                self.answer(job, self._error(parsed.id, _error_text(kind, exc)))
+                return True
+            if parsed.budget is not None and kind == "request":
+                try:
+                    job.fallback = self.backend.fallback(job.view, job.legal)
+                except Exception as exc:  # the search may still answer
+                    self.log(f"no fallback move: {type(exc).__name__}: {exc}")
+                job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
+                                              - self.margin_ms()) / 1000
+                if job.fallback is not None and job.deadline <= time.monotonic():
+                    # no time to search (a loaded machine, a tiny budget): the
+                    # fallback now, without waking another thread
+                    self._answer_fallback(job, job.fallback)
+                    return True
         try:
             self.jobs.put_nowait(job)
         except queue.Full:
             self.answer(job, self._error(parsed.id, f"busy: more requests wait than the "
                                                     f"queue holds: {self.jobs.maxsize}"))
             return True
-        if parsed.budget is not None and kind == "request":
-            job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
-                                          - OVERHEAD_MS) / 1000
+        if job.deadline is not None:
             with self.deadline_cv:
                 heapq.heappush(self.deadlines, (job.deadline, job.seq, job))
                 self.deadline_cv.notify()
@@ -704,14 +749,24 @@ class _Server:
         self.out.finish(self.out.reserve(), reply)
 
     # ---- deadlines
+    def margin_ms(self) -> float:
+        """The time kept back from a deadline: :data:`OVERHEAD_MS` plus twice
+        the latest wake-up delays measured (this engine's thread, and the
+        driver's, which is taken to be alike)."""
+        late = max(self.wake_delays, default=0.0)
+        return OVERHEAD_MS + min(2 * late, MAX_MARGIN_MS)
+
     def keep_deadlines(self) -> None:
         while True:
             with self.deadline_cv:
                 while not self.closing and (
                         not self.deadlines or self.deadlines[0][0] > time.monotonic()):
-                    wait = None if not self.deadlines else \
-                        max(0.0, self.deadlines[0][0] - time.monotonic())
-                    self.deadline_cv.wait(wait)
+                    # asleep at most a probe's interval: each timed wake-up
+                    # measures how late the machine lets a thread run
+                    target = min(self.deadlines[0][0], time.monotonic() + PROBE_S) \
+                        if self.deadlines else time.monotonic() + PROBE_S
+                    if not self.deadline_cv.wait(max(0.0, target - time.monotonic())):
+                        self.wake_delays.append(max(0.0, time.monotonic() - target) * 1000)
                 if self.closing:
                     return
                 _, _, job = heapq.heappop(self.deadlines)
@@ -719,19 +774,15 @@ class _Server:
                 self._overrun(job)
 
     def _overrun(self, job: _Job) -> None:
+        if job.fallback is None:
+            return  # none could be found: the search answers (late) itself
         with self.current_lock:
             running = self.current is job
         if running:
-            fallback = job.fallback
-            if fallback is None:
-                return  # the position is not read yet: the search answers (late) itself
             self.backend.stop()
-        else:
-            try:  # still queued: read its view here, so that it is answered in time
-                view, legal = self._view(job.request)
-                fallback = self.backend.fallback(view, legal)
-            except Exception:
-                return  # the worker reports the error in turn
+        self._answer_fallback(job, job.fallback)
+
+    def _answer_fallback(self, job: _Job, fallback: Move) -> None:
         if self.answer(job, self._move_reply(job, fallback, {"fallback": True})):
             self.moves += 1
             self.log(f"out of time: answered the fallback move {fallback}")
@@ -807,14 +858,16 @@ class _Server:
         if kind == "analyse" and "analyse" not in self.backend.features():
             raise MessageError(f"analyse: the engine does not analyse: {self.backend.name}",
                                request.id)
-        view, legal = self._view(request)
+        if job.view is not None and job.legal is not None:
+            view, legal = job.view, job.legal
+        else:
+            view, legal = self._view(request)
         budget = request.budget
-        if budget is not None:
-            job.fallback = self.backend.fallback(view, legal)
         self.backend.clear_stop()
         if budget is not None:
             elapsed = (time.monotonic() - request.received) * 1000
-            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - OVERHEAD_MS - elapsed)
+            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - self.margin_ms()
+                                          - elapsed)
         else:
             search_ms = None
         started = time.monotonic()
