@@ -11,7 +11,6 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import queue
 import select
 import signal
 import struct
@@ -33,6 +32,9 @@ __all__ = ["Transport", "ProcessTransport", "MockTransport", "close_all_bots",
 DEFAULT_MOVE_TIME = 5.0
 #: Seconds a bot has to exit after ``quit`` before its process tree is killed.
 QUIT_WAIT = 0.5
+#: Lines a bot may have written and gostop not received yet before the
+#: reader thread stops taking more (the bot then waits on its full pipe).
+MAX_QUEUED = 256
 
 _EOF = object()
 _TOO_LONG = object()
@@ -203,11 +205,17 @@ class ProcessTransport(Transport):
         self.stderr_tail = stderr_tail
         self._stderr: deque[str] = deque()
         self._stderr_len = 0
-        self._lines: queue.Queue = queue.Queue(maxsize=256)
+        # the lines read and not received yet: the reader thread stops taking
+        # more at MAX_QUEUED; receive() reads the pipe itself when it is empty
+        self._lines: deque[Any] = deque()
+        self._lines_cv = threading.Condition()
         self._closed = False
-        # held by the reader from taking bytes off the pipe until their lines
-        # are queued, so that settle() sees them either in the pipe or queued
+        # held from taking bytes off the pipe until their lines are queued (by
+        # the reader thread or receive), so that settle() sees them either in
+        # the pipe or queued; _buf is the partial line after the last newline
         self._read_lock = threading.Lock()
+        self._buf = b""
+        self._ended = False
         with _signals_deferred():  # started and registered, or not started at all
             try:
                 self.proc: subprocess.Popen | None
@@ -223,6 +231,10 @@ class ProcessTransport(Transport):
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._stdin = self.proc.stdin.fileno()
         os.set_blocking(self._stdin, False)
+        self._stdout = self.proc.stdout.fileno()
+        os.set_blocking(self._stdout, False)  # two readers: neither may block in read
+        self._poller = select.poll()
+        self._poller.register(self._stdout, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._reader = threading.Thread(target=self._read_stdout, args=(self.proc.stdout,),
                                         daemon=True, name=f"bot-{self.pid}-out")
         self._drain = threading.Thread(target=self._read_stderr, args=(self.proc.stderr,),
@@ -231,51 +243,58 @@ class ProcessTransport(Transport):
         self._drain.start()
 
     # ---- threads
-    def _put(self, item: Any) -> bool:
-        while not self._closed:
-            try:
-                self._lines.put(item, timeout=0.2)
+    def _queue(self, item: Any) -> None:
+        with self._lines_cv:
+            self._lines.append(item)
+            self._lines_cv.notify_all()
+
+    def _take(self) -> bool:
+        """Take what the pipe holds and queue its whole lines (the caller
+        holds ``_read_lock``); False once the output has ended."""
+        if self._ended:
+            return False
+        try:
+            chunk = os.read(self._stdout, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if self._buf:
+                self._queue(self._buf.decode("utf-8", "replace"))
+            self._buf = b""
+            self._queue(_EOF)
+            self._ended = True
+            return False
+        *lines, self._buf = (self._buf + chunk).split(b"\n")
+        for line in lines:
+            if len(line) > MAX_LINE:
+                break
+            self._queue(line.decode("utf-8", "replace").rstrip("\r"))
+        else:
+            if len(self._buf) <= MAX_LINE:
                 return True
-            except queue.Full:
-                continue
+        self._queue(_TOO_LONG)
+        self._ended = True
         return False
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
-        fd = stream.fileno()
-        buf = b""
         poller = select.poll()
-        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        poller.register(self._stdout, select.POLLIN | select.POLLHUP | select.POLLERR)
         try:
-            while True:
+            while not self._closed:
+                with self._lines_cv:  # a bot writing unasked waits for its lines to be read
+                    while len(self._lines) >= MAX_QUEUED and not self._closed:
+                        self._lines_cv.wait(0.2)
                 try:  # wait outside the lock; take and queue under it
-                    poller.poll()
+                    poller.poll(200)
                 except OSError:
                     pass
                 with self._read_lock:
-                    try:
-                        chunk = os.read(fd, 65536)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        chunk = b""
-                    if not chunk:
-                        if buf:
-                            self._put(buf.decode("utf-8", "replace"))
-                        self._put(_EOF)
-                        return
-                    buf += chunk
-                    *lines, buf = buf.split(b"\n")
-                    for line in lines:
-                        if len(line) > MAX_LINE:
-                            self._put(_TOO_LONG)
-                            return
-                        if not self._put(line.decode("utf-8", "replace").rstrip("\r")):
-                            return
-                    if len(buf) > MAX_LINE:
-                        self._put(_TOO_LONG)
+                    if not self._take():
                         return
         except Exception:  # pragma: no cover - never let the thread die loudly
-            self._put(_EOF)
+            self._queue(_EOF)
 
     def settle(self, timeout: float, sent: bool = False) -> None:
         """See :meth:`Transport.settle`.  A version 1 answer carries no id, so
@@ -290,8 +309,7 @@ class ProcessTransport(Transport):
             while _unread(self._stdin) and self.proc.poll() is None \
                     and time.monotonic() < deadline:
                 time.sleep(0.001)
-        assert self.proc.stdout is not None
-        out = self.proc.stdout.fileno()
+        out = self._stdout
         while time.monotonic() < deadline:
             # the reader holds the lock while its lines are not queued yet
             if not self._read_lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
@@ -354,16 +372,43 @@ class ProcessTransport(Transport):
         status = f" (exit code {code})" if code is not None else ""
         return BotTerminatedError(f"the bot's process ended{status}{self._last_words()}", code)
 
+    def _pop(self) -> Any:
+        with self._lines_cv:
+            if not self._lines:
+                return None
+            item = self._lines.popleft()
+            if item is _EOF:
+                self._lines.appendleft(_EOF)  # every later receive sees the end too
+            self._lines_cv.notify_all()
+            return item
+
     def receive(self, timeout: float) -> str:
-        try:
-            item = self._lines.get(timeout=timeout) if timeout > 0 else \
-                self._lines.get_nowait()
-        except queue.Empty:
-            if timeout > 0:
-                raise BotTimeoutError(f"no answer within {timeout:.1f} s") from None
-            raise BotTimeoutError("no line waiting") from None
+        """See :meth:`Transport.receive`.  While nothing is queued the
+        caller reads the pipe itself (the reader thread stands aside), so
+        that an answer costs one thread's wake-up, not two: on a loaded
+        machine each can take milliseconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            item = self._pop()
+            if item is not None:
+                break
+            left = deadline - time.monotonic()
+            if timeout <= 0 or left <= 0:
+                if timeout > 0:
+                    raise BotTimeoutError(f"no answer within {timeout:.1f} s")
+                raise BotTimeoutError("no line waiting")
+            if not self._read_lock.acquire(timeout=min(left, 0.05)):
+                continue
+            try:
+                if not self._lines and not self._ended and not self._closed:
+                    try:
+                        self._poller.poll(max(1, int(min(left, 0.05) * 1000)))
+                    except OSError:
+                        pass
+                    self._take()
+            finally:
+                self._read_lock.release()
         if item is _EOF:
-            self._lines.put(_EOF)  # every later receive sees the end too
             raise self._terminated()
         if item is _TOO_LONG:
             raise BotProtocolError(f"the bot wrote a line longer than {MAX_LINE} bytes")
