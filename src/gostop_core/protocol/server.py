@@ -694,26 +694,26 @@ class _Server:
                                    f"{_shown(parsed.budget)} ms")
             return True
         job = _Job(parsed, self.out.reserve())
-        if kind in ("request", "analyse"):
-            # the position is read here, once: the fallback move is ready
-            # before the search starts, for the deadline to answer at once
+        if kind == "request" and parsed.budget is not None:
+            # the position of a timed request is read here, once: the
+            # fallback move is ready before the search starts, for the
+            # deadline to answer at once (the worker reads the others')
             try:
                 job.view, job.legal = self._view(parsed)
             except (GoStopError, ValueError, KeyError, TypeError) as exc:
                 self.answer(job, self._error(parsed.id, _error_text(kind, exc)))
                 return True
-            if parsed.budget is not None and kind == "request":
-                try:
-                    job.fallback = self.backend.fallback(job.view, job.legal)
-                except Exception as exc:  # the search may still answer
-                    self.log(f"no fallback move: {type(exc).__name__}: {exc}")
-                job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
-                                              - self.margin_ms()) / 1000
-                if job.fallback is not None and job.deadline <= time.monotonic():
-                    # no time to search (a loaded machine, a tiny budget): the
-                    # fallback now, without waking another thread
-                    self._answer_fallback(job, job.fallback)
-                    return True
+            try:
+                job.fallback = self.backend.fallback(job.view, job.legal)
+            except Exception as exc:  # the search may still answer
+                self.log(f"no fallback move: {type(exc).__name__}: {exc}")
+            job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
+                                          - self.margin_ms()) / 1000
+            if job.fallback is not None and job.deadline <= time.monotonic():
+                # no time to search (a loaded machine, a tiny budget): the
+                # fallback now, without waking another thread
+                self._answer_fallback(job, job.fallback)
+                return True
         try:
             self.jobs.put_nowait(job)
         except queue.Full:
