@@ -685,13 +685,14 @@ class _Server:
                                        f"{str(parsed.id)[:40]}", release=False)
                 return True
         if parsed.budget is not None and kind == "request" and \
-                (time.monotonic() - received) * 1000 >= parsed.budget:
-            # the engine is behind (a flood): the request's whole time passed
-            # before it could be parsed, so it is refused at once rather than
-            # answered late at the cost of reading its position
+                (time.monotonic() - received) * 1000 > parsed.budget + 1.0:
+            # the engine is behind (a flood): the request's whole time (and a
+            # millisecond) passed before it could be parsed, so it is refused
+            # at once rather than answered late at the cost of reading its
+            # position
             self._release_id(parsed.id)
             self._early(parsed.id, f"busy: the request's time passed before it was parsed: "
-                                   f"{_shown(parsed.budget)} ms")
+                                   f"{parsed.budget:g} ms")
             return True
         job = _Job(parsed, self.out.reserve())
         if kind == "request" and parsed.budget is not None:
