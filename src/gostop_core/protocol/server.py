@@ -754,7 +754,8 @@ class _Server:
         """The time kept back from a deadline: :data:`OVERHEAD_MS` plus twice
         the latest wake-up delays measured (this engine's thread, and the
         driver's, which is taken to be alike)."""
-        late = max(self.wake_delays, default=0.0)
+        with self.deadline_cv:  # appended to by the deadline thread
+            late = max(self.wake_delays, default=0.0)
         return OVERHEAD_MS + min(2 * late, MAX_MARGIN_MS)
 
     def keep_deadlines(self) -> None:

@@ -310,7 +310,7 @@ class ProcessTransport(Transport):
                     and time.monotonic() < deadline:
                 time.sleep(0.001)
         out = self._stdout
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and len(self._lines) < MAX_QUEUED:
             # the reader holds the lock while its lines are not queued yet
             if not self._read_lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
                 return
