@@ -18,10 +18,7 @@ settings as options, analysis and stop (``gostop_core.bots.external``).
 from __future__ import annotations
 
 import heapq
-import json
-import math
 import queue
-import re
 import threading
 import time
 from collections import deque
@@ -34,10 +31,14 @@ from gostop_core.moves import Move, RankedMove
 from gostop_core.protocol import wire
 from gostop_core.protocol.positions import (legal_moves_of_view, replay_position, replay_view,
                                             state_of_position, state_of_view)
+from gostop_core.protocol.outbox import MAX_WAITING, Outbox
+from gostop_core.protocol.requests import (MIN_SHARE_MS, ParsedMessage, echo_id,
+                                           parse_message, time_budget_ms)
+from gostop_core.protocol.reader import MAX_READ_AHEAD, InputReader, ReadAhead
 from gostop_core.protocol.wire import MessageError, Option, TooLong
 
 __all__ = ["EngineBackend", "BotBackend", "SearchResult", "RankedEntry", "serve",
-           "time_budget_ms", "outcome_from_dict", "engine_name"]
+           "time_budget_ms", "MIN_SHARE_MS", "outcome_from_dict", "engine_name"]
 
 
 engine_name = wire.engine_name
@@ -123,26 +124,6 @@ class BotBackend(EngineBackend):
         return SearchResult(self.bot.choose(view, list(legal)))
 
 
-#: The smallest share of a clock one move is given (unless less than twice
-#: that is left): below it, the pipe and the process alone would miss it.
-MIN_SHARE_MS = 20.0
-
-
-def time_budget_ms(message: dict, id: Any = None) -> float | None:
-    """The time to use for one move: ``time_ms``, or a share of the clock
-    (``remaining_ms``, ``increment_ms``): a twentieth of what is left plus
-    three quarters of the increment, at least :data:`MIN_SHARE_MS`, and never
-    more than half of what is left.  None when the message gives no limit."""
-    per_move = wire.validate_time(message, "time_ms", id)
-    remaining = wire.validate_time(message, "remaining_ms", id)
-    increment = wire.validate_time(message, "increment_ms", id) or 0.0
-    budget = per_move
-    if remaining is not None:
-        share = min(max(remaining / 20 + 0.75 * increment, MIN_SHARE_MS), remaining / 2)
-        budget = share if budget is None else min(budget, share)
-    return budget
-
-
 #: The features ``gostop engine`` may announce in ``ready``: it computes the
 #: legal moves itself (a request may carry only a view; a given list is
 #: checked), and, serving a searching bot, it analyses (``analyse``, ``stop``).
@@ -188,31 +169,6 @@ _END = object()
 #: The requests that may wait for the worker; one more is refused with an
 #: error reply (``busy``), so that a flood costs bounded memory and no thread.
 MAX_QUEUE = 64
-#: Bytes of input the reader may hold ahead of the parsing.  A flood this
-#: big is read at once, so that an ``isready`` behind it is answered at once;
-#: behind more, the reader waits for the parsing (and the driver's pipe fills).
-MAX_READ_AHEAD = 8 << 20
-#: Finished answers that may wait for an earlier one (a search still
-#: running); past that the parsing waits, so that the refusals of a flood
-#: cost bounded memory.
-MAX_WAITING = 4096
-# A line that may be a control message (isready, stop, quit), found without
-# parsing it: such a line alone is parsed by the reader, to be sure, and
-# answered ahead of everything read before it.  A control line this misses
-# (its type written with escapes, say) is served in its turn by the parsing.
-_CONTROL_BYTES = re.compile(rb'"type"\s*:\s*"(?:isready|stop|quit)"')
-_CONTROL_TEXT = re.compile(r'"type"\s*:\s*"(?:isready|stop|quit)"')
-#: ``isready`` overtakes the lines read before it (the reader answers it)
-#: only when at least this many, or :data:`OVERTAKE_BYTES`, wait to be
-#: parsed: behind fewer, the parsing soon reaches it and answers it in turn,
-#: still ahead of the queued requests, and after the errors of the lines
-#: before it.
-OVERTAKE_LINES = 64
-OVERTAKE_BYTES = 256 << 10
-_HELLO_BYTES = b'"hello"'
-_HELLO_TEXT = '"hello"'
-_END_OF_INPUT = object()
-
 #: The kinds of message that are answered in turn, by the worker.
 _QUEUED = ("request", "analyse", "state", "setoption", "newhand", "end")
 #: The kinds that need an id in version 2.
@@ -220,32 +176,11 @@ _NEEDS_ID = ("request", "analyse", "state", "setoption")
 
 
 @dataclass
-class _Parsed:
-    """One driver message, its fields checked by type (the values themselves,
-    a position say, are read by the worker).  Nothing of the server's own
-    state lives here: an unknown field of the message is simply not copied."""
-
-    kind: str
-    id: Any
-    received: float
-    position: str | None = None
-    view: str | None = None
-    moves: list[str] | None = None
-    stock: list[str | None] | None = None
-    legal: list[str] | None = None
-    seat: int | None = None
-    budget: float | None = None
-    name: str | None = None
-    value: Any = None
-    outcome: Any = None
-
-
-@dataclass
 class _Job:
     """The server's state of one message in flight: its place in the order of
     answers, whether it has been answered, and the fallback move."""
 
-    request: _Parsed
+    request: ParsedMessage
     seq: int
     deadline: float | None = None
     answered: bool = False
@@ -256,195 +191,11 @@ class _Job:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _shown(value: Any) -> str:
-    """A value as the driver wrote it (JSON), cut short."""
-    try:
-        return json.dumps(value)[:40]
-    except (TypeError, ValueError):
-        return repr(value)[:40]
-
-
-def _echo_id(message: dict) -> Any:
-    """The id to put on an error reply: the one given when it is a JSON scalar
-    a reader can compare, else None."""
-    value = message.get("id")
-    if isinstance(value, bool) or value is None:
-        return value if isinstance(value, bool) else None
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        return value
-    if isinstance(value, str) and len(value) <= wire.MAX_ID_LENGTH:
-        return value
-    return None
-
-
-def _parse(message: dict, received: float) -> _Parsed:
-    """The typed form of a message (raises :class:`MessageError`)."""
-    kind = message["type"]
-    id = wire.validate_id(message, required=False)
-    parsed = _Parsed(kind, id, received)
-    if kind in ("request", "analyse", "state"):
-        has_position = "position" in message
-        has_view = "view" in message
-        if has_position and has_view:
-            raise MessageError(f"{kind}: give a view or a position, not both: "
-                               "\"view\" and \"position\"", id)
-        if has_position:
-            position = message["position"]
-            if not isinstance(position, str) or len(position) > 4096:
-                raise MessageError(f"{kind}: \"position\" must be a position string: "
-                                   f"{_shown(position)}", id)
-            parsed.position = position
-        elif has_view:
-            view = message["view"]
-            if not isinstance(view, str) or len(view) > 4096:
-                raise MessageError(f"{kind}: \"view\" must be a view string: "
-                                   f"{_shown(view)}", id)
-            parsed.view = view
-        else:
-            raise MessageError(f"{kind}: missing \"view\" or \"position\": none given", id)
-        parsed.moves = wire.validate_moves(message, "moves", id)
-        if "stock" in message:
-            stock = message["stock"]
-            if not isinstance(stock, list) or len(stock) > wire.MAX_LIST or not all(
-                    c is None or (isinstance(c, str) and len(c) <= 8) for c in stock):
-                raise MessageError(f"{kind}: \"stock\" must be a list of card codes or null: "
-                                   f"{_shown(stock)}", id)
-            parsed.stock = stock
-        parsed.legal = wire.validate_moves(message, "legal", id)
-        if "seat" in message and message["seat"] is not None:
-            seat = message["seat"]
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 8:
-                raise MessageError(f"{kind}: \"seat\" must be a seat number: "
-                                   f"{_shown(seat)}", id)
-            parsed.seat = seat
-        if kind != "state":
-            parsed.budget = time_budget_ms(message, id)
-    elif kind == "setoption":
-        name = message.get("name")
-        if not isinstance(name, str) or len(name) > 64:
-            raise MessageError(f"setoption: \"name\" must be an option name: "
-                               f"{_shown(name)}", id)
-        if "value" not in message:
-            raise MessageError(f"setoption: missing \"value\": option {name}", id)
-        parsed.name, parsed.value = name, message["value"]
-    elif kind in ("newhand", "end"):
-        view = message.get("view")
-        if not isinstance(view, str) or len(view) > 4096:
-            raise MessageError(f"{kind}: \"view\" must be a view string: "
-                               f"{_shown(view)}", id)
-        parsed.view = view
-        parsed.outcome = message.get("outcome")
-    return parsed
-
-
-class _ReadAhead:
-    """The input read but not parsed yet (blocks of lines, or lines), in
-    order, at most ``limit`` bytes of it: the reader thread puts, the parsing
-    takes."""
-
-    def __init__(self, limit: int):
-        self._items: deque[tuple[Any, int, float]] = deque()
-        self._bytes = 0
-        self._limit = limit
-        self._abandoned = False
-        self._cv = threading.Condition()
-
-    def put(self, item: Any, size: int) -> None:
-        """Add ``item`` (``size`` bytes; it is stamped with the time it was
-        read); waits while the read-ahead is full."""
-        read = time.monotonic()
-        with self._cv:
-            while self._bytes and self._bytes + size > self._limit and not self._abandoned:
-                self._cv.wait()
-            if self._abandoned:
-                return  # the parsing has ended (quit): nothing more is read
-            self._items.append((item, size, read))
-            self._bytes += size
-            self._cv.notify_all()
-
-    def get(self) -> tuple[Any, float]:
-        """The next item and the time it was read."""
-        with self._cv:
-            while not self._items:
-                self._cv.wait()
-            item, size, read = self._items.popleft()
-            self._bytes -= size
-            self._cv.notify_all()
-            return item, read
-
-    def abandon(self) -> None:
-        """The parsing ends: drop what is left, release a waiting reader."""
-        with self._cv:
-            self._abandoned = True
-            self._items.clear()
-            self._bytes = 0
-            self._cv.notify_all()
-
-
-class _Outbox:
-    """Answers written in the order their messages were read: a finished
-    answer waits (as its encoded line) until every earlier one is written."""
-
-    def __init__(self, write_line: Callable[[str], None], max_waiting: int = MAX_WAITING):
-        self._write_line = write_line
-        self._lock = threading.Lock()
-        self._room = threading.Condition(self._lock)
-        self._max_waiting = max_waiting
-        self._next = 0
-        self._issued = 0
-        self._waiting: dict[int, str | None] = {}
-
-    def wait_for_room(self) -> None:
-        """Wait while too many finished answers wait for an earlier one (the
-        parsing calls it; the worker and the deadlines never wait)."""
-        with self._room:
-            while len(self._waiting) >= self._max_waiting:
-                self._room.wait()
-
-    def reserve(self) -> int:
-        with self._lock:
-            seq = self._issued
-            self._issued += 1
-            return seq
-
-    def at_once(self, message: dict) -> None:
-        """A line out of turn (``readyok``, ``ready``)."""
-        line = wire.encode(message)
-        with self._lock:
-            self._write_line(line)
-
-    def is_next(self, seq: int) -> bool:
-        with self._lock:
-            return seq == self._next
-
-    def progress(self, seq: int, message: dict) -> None:
-        """An ``info`` line of answer ``seq``: written when it is next, else dropped."""
-        line = wire.encode(message)
-        with self._lock:
-            if seq == self._next:
-                self._write_line(line)
-
-    def finish(self, seq: int, message: dict | None) -> None:
-        """Answer ``seq`` (None: the message gets no answer)."""
-        line = None if message is None else wire.encode(message)
-        with self._lock:
-            self._waiting[seq] = line
-            written = False
-            while self._next in self._waiting:
-                out = self._waiting.pop(self._next)
-                self._next += 1
-                written = True
-                if out is not None:
-                    self._write_line(out)
-            if written:
-                self._room.notify_all()
-
-
 class _Server:
     def __init__(self, backend: EngineBackend, write_line: Callable[[str], None],
                  log: Callable[[str], None], max_queue: int = MAX_QUEUE):
         self.backend = backend
-        self.out = _Outbox(write_line, MAX_WAITING)
+        self.out = Outbox(write_line, MAX_WAITING)
         self.log = log
         self.version = wire.PROTOCOL_V1
         self.jobs: queue.Queue = queue.Queue(maxsize=max_queue)
@@ -459,107 +210,7 @@ class _Server:
         self.closing = False
         # how late the deadline thread's timed wake-ups came, in ms (the last few)
         self.wake_delays: deque[float] = deque(maxlen=WAKE_SAMPLES)
-        # hellos the reader passed on, and the parsing served: isready is not
-        # answered ahead of a hello still unparsed (its ready comes first)
-        self.hellos_read = 0
-        self.hellos_parsed = 0
-        # lines and bytes the reader passed on, and the parsing took (each
-        # counter is written by one thread only)
-        self.lines_read = self.bytes_read = 0
-        self.lines_parsed = self.bytes_parsed = 0
-        self.reader_error: BaseException | None = None
-
-    # ---- the reader: control lines at once, the rest passed on in order
-    def read_ahead(self, lines: Iterable[bytes | str | TooLong], ahead: _ReadAhead) -> None:
-        """The reader thread: takes the input as it comes (blocks of lines
-        from a :class:`~gostop_core.protocol.wire.BlockReader`, or lines),
-        answers ``isready`` and acts on ``stop`` at once, and passes every
-        other line on to the parsing, in order, until ``quit``."""
-        try:
-            for item in lines:
-                if isinstance(item, bytes):
-                    if not self._read_block(item, ahead):
-                        return
-                elif isinstance(item, str) and _CONTROL_TEXT.search(item):
-                    verdict = self._control(item)
-                    if verdict != "done":
-                        self._pass_on(item, ahead)
-                    if verdict == "quit":
-                        return
-                else:
-                    self._pass_on(item, ahead)
-        except BaseException as exc:  # re-raised by serve, once the answers are out
-            self.reader_error = exc
-        finally:
-            ahead.put(_END_OF_INPUT, 0)
-
-    def _read_block(self, block: bytes, ahead: _ReadAhead) -> bool:
-        """Serve the control lines of ``block`` and pass the rest on; False at quit."""
-        start = 0  # where the part not passed on yet begins
-        checked = 0  # where the lines looked at end
-        for match in _CONTROL_BYTES.finditer(block):
-            if match.start() < checked:
-                continue  # a second match in a line already looked at
-            begin = block.rfind(b"\n", 0, match.start()) + 1
-            end = block.find(b"\n", match.end())
-            end = len(block) if end < 0 else end + 1
-            checked = end
-            if begin > start:  # first what came before it (a hello there counts)
-                self._pass_on(block[start:begin], ahead)
-                start = begin
-            verdict = self._control(block[begin:end])
-            if verdict == "forward":
-                continue  # not a control line: it stays in the block
-            if verdict == "quit":
-                self._pass_on(block[begin:end], ahead)
-                return False
-            start = end  # served: dropped from the input
-        if start < len(block):
-            self._pass_on(block[start:] if start else block, ahead)
-        return True
-
-    def _pass_on(self, item: bytes | str | TooLong, ahead: _ReadAhead) -> None:
-        if isinstance(item, bytes):
-            self.hellos_read += item.count(_HELLO_BYTES)
-            self.lines_read += item.count(b"\n") + (not item.endswith(b"\n"))
-            size = len(item)
-        elif isinstance(item, str):
-            self.hellos_read += item.count(_HELLO_TEXT)
-            self.lines_read += 1
-            size = len(item) + 1
-        else:
-            self.lines_read += 1
-            size = len(item.head)
-        self.bytes_read += size
-        ahead.put(item, size)
-
-    def _control(self, raw: bytes | str) -> str:
-        """``done`` when the line was a control message and is served,
-        ``quit`` for quit, ``forward`` for a line the parsing must serve."""
-        if len(raw) > wire.MAX_LINE:
-            return "forward"
-        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-        try:
-            message = wire.decode(text)
-        except MessageError:
-            return "forward"
-        kind = message["type"]
-        if kind == "quit":
-            return "quit"
-        if kind == "stop":
-            self._stop_running()
-            return "done"
-        if kind != "isready" or self.hellos_parsed < self.hellos_read or (
-                self.lines_read - self.lines_parsed < OVERTAKE_LINES
-                and self.bytes_read - self.bytes_parsed < OVERTAKE_BYTES):
-            return "forward"  # answered in turn: after a ready, or soon
-        try:
-            id = wire.validate_id(message, required=False)
-        except MessageError:
-            return "forward"  # its error is answered in turn
-        self._ready_ok(id)
-        return "done"
-
+    # ---- control lines, served at once
     def _stop_running(self) -> None:
         with self.current_lock:
             running = self.current
@@ -572,38 +223,15 @@ class _Server:
             reply["id"] = id
         self.out.at_once(reply)
 
-    # ---- the parsing: every other line, in the order read
-    def parse(self, ahead: _ReadAhead) -> bool:
-        """Serve what the reader passed on, in order: True at the end of the
-        input, False at quit."""
-        while True:
-            item, read = ahead.get()
-            if item is _END_OF_INPUT:
-                return True
-            if isinstance(item, bytes):
-                pieces = item.split(b"\n")
-                if not pieces[-1]:
-                    pieces.pop()  # after the last newline
-                for raw in pieces:
-                    self.lines_parsed += 1
-                    self.bytes_parsed += len(raw) + 1
-                    if not raw:
-                        continue
-                    line: str | TooLong = TooLong(raw[:4096], len(raw)) \
-                        if len(raw) > wire.MAX_LINE else raw.decode("utf-8", "replace")
-                    self.out.wait_for_room()
-                    if not self.dispatch(line, read):
-                        return False
-                self.hellos_parsed += item.count(_HELLO_BYTES)
-            else:
-                self.out.wait_for_room()
-                keep = self.dispatch(item, read)
-                self.lines_parsed += 1
-                self.bytes_parsed += len(item) + 1 if isinstance(item, str) else len(item.head)
-                if not keep:
-                    return False
-                if isinstance(item, str):
-                    self.hellos_parsed += item.count(_HELLO_TEXT)
+    # ---- the parsing: every line but the control ones served, in the order read
+    def parse(self, reader: InputReader) -> bool:
+        """Serve the lines the reader passed on, in order: True at the end of
+        the input, False at quit."""
+        for line, read in reader.lines():
+            self.out.wait_for_room()
+            if not self.dispatch(line, read):
+                return False
+        return True
 
     # ---- answers
     def _error(self, id: Any, text: str) -> dict:
@@ -652,7 +280,7 @@ class _Server:
             try:
                 id = wire.validate_id(message, required=False)
             except MessageError as exc:
-                self._early(_echo_id(message), str(exc))
+                self._early(echo_id(message), str(exc))
                 return True
             self._ready_ok(id)
             return True
@@ -660,20 +288,20 @@ class _Server:
             self._hello(message)
             return True
         if kind not in _QUEUED:
-            self._early(_echo_id(message), f"message: unknown type: {kind[:40]!r}")
+            self._early(echo_id(message), f"message: unknown type: {kind[:40]!r}")
             return True
         if self.jobs.full():
             # a flood: refuse it at the cost of reading the id alone
-            self._early(_echo_id(message), f"busy: more requests wait than the queue holds: "
+            self._early(echo_id(message), f"busy: more requests wait than the queue holds: "
                                            f"{self.jobs.maxsize}")
             return True
         try:
             if self.version == wire.PROTOCOL_V2 and kind in _NEEDS_ID and "id" not in message:
                 raise MessageError(f"{kind}: missing \"id\": version 2 needs one on every "
                                    "request")
-            parsed = _parse(message, received)
+            parsed = parse_message(message, received)
         except MessageError as exc:
-            self._early(_echo_id(message), str(exc))
+            self._early(echo_id(message), str(exc))
             return True
         if parsed.id is not None:
             with self.in_flight_lock:
@@ -735,7 +363,7 @@ class _Server:
         self.out.finish(seq, self._error(id, text))
 
     def _hello(self, message: dict) -> None:
-        id = _echo_id(message)
+        id = echo_id(message)
         try:
             self.version = wire.choose_protocol(message.get("protocol"))
         except MessageError as exc:
@@ -810,7 +438,7 @@ class _Server:
                 with self.current_lock:
                     self.current = None
 
-    def _view(self, request: _Parsed) -> tuple[PlayerView, list[Move]]:
+    def _view(self, request: ParsedMessage) -> tuple[PlayerView, list[Move]]:
         moves = request.moves or []
         if request.position is not None:
             view = replay_position(request.position, moves)
@@ -897,7 +525,7 @@ class _Server:
                               "line": list(result.ranked[0].line) if result.ranked else
                               [str(result.move)]})
 
-    def _state(self, request: _Parsed) -> dict:
+    def _state(self, request: ParsedMessage) -> dict:
         moves = request.moves or []
         if request.position is not None:
             state = state_of_position(request.position, moves, request.seat)
@@ -950,9 +578,10 @@ def serve(backend: EngineBackend | Any, lines: Iterable[bytes | str | TooLong],
     worker = threading.Thread(target=server.work, name="engine-search", daemon=True)
     keeper = threading.Thread(target=server.keep_deadlines, name="engine-deadlines",
                               daemon=True)
-    ahead = _ReadAhead(MAX_READ_AHEAD)
+    ahead = ReadAhead(MAX_READ_AHEAD)
+    input_reader = InputReader(ahead, server._stop_running, server._ready_ok)
     # the reader is a daemon thread: at quit it may be left waiting for input
-    reader = threading.Thread(target=server.read_ahead, args=(lines, ahead),
+    reader = threading.Thread(target=input_reader.run, args=(lines,),
                               name="engine-reader", daemon=True)
     worker.start()
     keeper.start()
@@ -960,7 +589,7 @@ def serve(backend: EngineBackend | Any, lines: Iterable[bytes | str | TooLong],
     input_ended = False
     interrupted = True
     try:
-        input_ended = server.parse(ahead)
+        input_ended = server.parse(input_reader)
         interrupted = False
     finally:
         ahead.abandon()
@@ -977,6 +606,6 @@ def serve(backend: EngineBackend | Any, lines: Iterable[bytes | str | TooLong],
             server.closing = True
             server.deadline_cv.notify()
         keeper.join(timeout=2.0)
-    if server.reader_error is not None:
-        raise server.reader_error
+    if input_reader.error is not None:
+        raise input_reader.error
     return server.moves
