@@ -462,7 +462,7 @@ def _actor_pids() -> set[int]:
 
 
 def test_a_killed_actor_ends_the_run_with_its_checkpoint(cluster, tmp_path):
-    """An actor process that dies (here SIGKILL after three requests) ends the
+    """An actor process that dies (here SIGKILL after three results) ends the
     run with ActorsLostError, after the checkpoint of every hand learned."""
     from gostop_core.arena.ray_training import RayActors
     from gostop_core.neural.dmc import ActorsLostError, train
@@ -485,7 +485,8 @@ def test_a_killed_actor_ends_the_run_with_its_checkpoint(cluster, tmp_path):
     with pytest.raises(ActorsLostError, match="self-play actor 0 died"):
         train(tmp_path, _tiny_config(hands=10**6), actors=counted, log=lambda line: None,
               stop_after_s=60)
-    assert counted.batches == 3
+    # the request sent before the kill may have come back in time
+    assert counted.batches in (3, 4)
     assert _header(tmp_path)["hands"] == counted.hands > 0
 
 
