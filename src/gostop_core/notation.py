@@ -546,6 +546,7 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                 raise PositionError(f"seat {p} dropped {fields['bombs'][p]} bomb(s) but shaken= "
                                     f"shows {shown} month(s): under these rules a bomb shows "
                                     "its month (list it in shaken=)", "shaken")
+    _check_months(rules, fields, phase)
     size = 3 if sitter is not None else n
     dealt = getattr(rules, f"hand_{size}p")
     for p, k in enumerate(counts):
@@ -555,6 +556,62 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
     _check_phase(rules, fields, phase, counts, known, visible)
     _check_counters(fields, phase, counts, stock)
     _check_played(fields, phase)
+
+
+def _steals_possible(rules: Rules) -> bool:
+    """Whether a junk card can move from one captured pile to another under
+    ``rules`` (the five steals of docs/rules.md; a bomb steals only where bombs
+    are played)."""
+    return bool(rules.stack_steal or rules.jjok_steal or rules.ttadak_steal
+                or rules.sseul_steal or (rules.bomb and rules.bomb_steal))
+
+
+def _month_cards(mask: int, month: int) -> str:
+    return ",".join(CARD_CODES[c] for c in range(4 * month, 4 * month + 4) if mask >> c & 1)
+
+
+def _check_months(rules: Rules, fields: dict, phase: str) -> None:
+    """Each month's cards where a real game can put them, under rules without
+    steals (docs/notation.md, "months"): every capture takes a month's cards two
+    or four at a time (a pair; a stack, a ttadak or a bomb: all four), so each
+    pile holds an even number of each month; and where three on the field form a
+    stack, a card joins the field only when no card of its month lies there (dealt,
+    or matching nothing) or as a ppeok leaves it, so once a month has been captured
+    at most one of its cards lies on the field (besides, in phase flip, a played
+    card waiting on its pair).  Any other split leaves a card no one can win: a
+    family hand would end with it on the field and balances that do not sum to
+    zero.  (With steals a junk moves between piles: the piles together still hold
+    0, 2 or 4 of a month, a property test checks that, but hand-made scenario
+    positions of those presets rely on lone cards, so it is not enforced there.)"""
+    if _steals_possible(rules):
+        return
+    piles = fields["captured"]
+    taken = 0
+    for pile in piles:
+        taken |= pile
+    waiting = fields.get("played_card") if phase == "flip" else None
+    table = fields["field"]
+    if fields["flip_card"] is not None:
+        table |= 1 << fields["flip_card"]
+    for month in range(12):
+        block = 0xF << (4 * month)
+        for p, pile in enumerate(piles):
+            own = bin(pile & block).count("1")
+            if own % 2:
+                raise PositionError(
+                    f"seat {p} has captured {own} card(s) of month {month + 1} "
+                    f"({_month_cards(pile, month)}): without steals a pile holds a month's "
+                    "cards two or four at a time", "captured")
+        held = bin(taken & block).count("1")
+        if held and rules.field_stacks:
+            lying = table & block
+            if waiting is not None and waiting // 4 == month:
+                lying &= ~(1 << waiting)
+            if bin(lying).count("1") > 1:
+                raise PositionError(
+                    f"{_month_cards(lying, month)} lie on the field while {held} card(s) of "
+                    f"month {month + 1} are captured: with stacks a captured month leaves "
+                    "at most one of its cards on the field", "field")
 
 
 def _check_played(fields: dict, phase: str) -> None:
