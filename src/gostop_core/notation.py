@@ -571,31 +571,31 @@ def _month_cards(mask: int, month: int) -> str:
 
 
 def _check_months(rules: Rules, fields: dict, phase: str) -> None:
-    """Each month's cards where a real game can put them, under rules without
-    steals (docs/notation.md, "months"): every capture takes a month's cards two
-    or four at a time (a pair; a stack, a ttadak or a bomb: all four), so each
-    pile holds an even number of each month; and where three on the field form a
-    stack, a card joins the field only when no card of its month lies there (dealt,
-    or matching nothing) or as a ppeok leaves it, so once a month has been captured
-    at most one of its cards lies on the field (besides, in phase flip, a played
-    card waiting on its pair).  Any other split leaves a card no one can win: a
-    family hand would end with it on the field and balances that do not sum to
-    zero.  (With steals a junk moves between piles: the piles together still hold
-    0, 2 or 4 of a month, a property test checks that, but hand-made scenario
-    positions of those presets rely on lone cards, so it is not enforced there.)"""
-    if _steals_possible(rules):
-        return
+    """Each month's cards where a real game can put them (docs/notation.md,
+    "months").  Every capture takes a month's cards two or four at a time (a pair;
+    a stack, a ttadak or a bomb: all four), so without steals each pile holds an
+    even number of each month.  Where three on the field form a stack, a card joins
+    the field only when no card of its month lies there (dealt, or matching
+    nothing) or as a ppeok leaves it, so once a month has been captured at most one
+    of its cards lies on the field (besides, in phase flip, a played card waiting
+    on its pair); a steal moves junk between piles, never to the field.  Any other
+    split leaves a card no one can win: a family hand would end with it on the
+    field and balances that do not sum to zero.  (With steals the piles together
+    still hold 0, 2 or 4 of a month, as a property test checks, but the hand-made
+    scenario positions of those presets give piles lone cards, so that is not
+    enforced there.)"""
     piles = fields["captured"]
     taken = 0
     for pile in piles:
         taken |= pile
+    paired = not _steals_possible(rules)
     waiting = fields.get("played_card") if phase == "flip" else None
     table = fields["field"]
     if fields["flip_card"] is not None:
         table |= 1 << fields["flip_card"]
     for month in range(12):
         block = 0xF << (4 * month)
-        for p, pile in enumerate(piles):
+        for p, pile in enumerate(piles if paired else ()):
             own = bin(pile & block).count("1")
             if own % 2:
                 raise PositionError(
