@@ -523,6 +523,28 @@ def test_the_cli_refuses_the_split_in_one_line():
     assert "month 11" in one_line_error(result)
 
 
+def test_a_pending_card_alone_beside_a_card_of_its_month_is_refused():
+    """Found by the long crash-fuzz run of this round against the month rule:
+    ``pending=3B`` (3B played and matching nothing) with 3J2 on the field was read; the
+    turn then ended with 3B and 3J2 side by side while 3R and 3J1 were captured, and
+    the engine printed a position the month rule refuses."""
+    from gostop_core import PositionError
+    text = ("gostop/1 rules=traditional players=3 dealer=0 turn=1 phase=flip:12B turns=16 "
+            "field=3B,3J2,6A,7R,8J1,12A,12D hands=8J2|7A|4A,4J2 captured=3R,3J1,4R,4J1,5A,"
+            "5J1,9A,9R,10A,10R,10J1,10J2|1B,1R,1J1,1J2,2R,2J1,6J1,6J2,8B,8A|5R,5J2,7J1,7J2,"
+            "9J1,9J2,11B,11D,11J1,11J2 stock=6R,2J2,2A,12R go=0,0,0 lastgo=0,0,0 "
+            "fliponly=0,0,0 played=6,5,5 pending=3B")
+    with pytest.raises(PositionError, match=r"^pending: the pending card 3B matched nothing"):
+        Game.from_position(text)
+    # named with its field card it is the pair waiting for the flip: every move of it
+    # ends in a position that parses again
+    paired = text.replace("pending=3B", "pending=3B/3J2")
+    for move in list(Game.from_position(paired).legal_moves):
+        game = Game.from_position(paired)
+        game.push(move)
+        Game.from_position(game.position())
+
+
 # item 7: the unreadable end= state and family hands of 1-3 cards stay refused with the
 # documented errors (their reproducers are in tests/test_refused_states.py)
 def test_the_old_end_and_family_hand_reproducers_meet_their_documented_errors():

@@ -683,6 +683,14 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
         if fields["played_card"] >= 48 or (target is not None and (
                 target // 4 != fields["played_card"] // 4 or target == fields["played_card"])):
             raise PositionError("the pending card and its field card are two cards of one month", "pending")
+        alone = fields["played_card"]
+        if target is None and fields["field"] & _month_mask(alone) & ~(1 << alone):
+            # a played card waits alone only when it matched nothing: left so, the turn
+            # would end with two cards of a month side by side, uncaptured
+            raise PositionError(f"the pending card {CARD_CODES[alone]} matched nothing, so no "
+                                f"other card of month {alone // 4 + 1} lies on the field "
+                                f"(name its field card: pending={CARD_CODES[alone]}/<card>)",
+                                "pending")
     if fields["turn_bonus"]:
         if fields["turn_bonus"] & ~(3 << 48):
             raise PositionError("only the bonus cards X2 and X3 wait for the turn's captures", "turnbonus")
