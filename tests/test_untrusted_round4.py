@@ -545,6 +545,26 @@ def test_a_pending_card_alone_beside_a_card_of_its_month_is_refused():
         Game.from_position(game.position())
 
 
+def test_a_month_held_an_odd_number_of_times_stays_out_of_the_field_rule():
+    """Found by the crash fuzzer's month edits: standard (steals, so piles are not
+    checked for pairs) with 9J2 alone in a pile was read; 9J1 onto 9A and the flip 9R
+    then made a ppeok stack, three of September on the field beside the captured 9J2,
+    and the engine printed a position the field rule refused.  No capture changes an
+    odd count, so such a month is left out of the rule and every position played from
+    there parses again."""
+    import random
+    text = ("gostop/1 rules=standard players=2 dealer=0 turn=0 phase=play turns=4 "
+            "field=2J2,4J1,5A,6J1,7J2,8J2,10R,11D,12R,12D,9A hands=2R,4R,5J2,6J2,11J1,11J2,"
+            "12B,12A|1B,5R,8B,9J1,10J1,11B,X2 captured=3B,3J2,10A,10J2,X3|9J2 stock=7A,5J1,"
+            "2A,2J1,1J1,3R,6A,8A,7J1,1R,4A,7R,8J1,4J2,9R,3J1,1J2,6R go=0,0 lastgo=0,0 "
+            "fliponly=0,0 played=2,2")
+    for seed in range(40):
+        game, rng = Game.from_position(text), random.Random(seed)
+        while not game.is_over():
+            game.push(rng.choice(list(game.legal_moves)))
+            Game.from_position(game.position())
+
+
 # item 7: the unreadable end= state and family hands of 1-3 cards stay refused with the
 # documented errors (their reproducers are in tests/test_refused_states.py)
 def test_the_old_end_and_family_hand_reproducers_meet_their_documented_errors():

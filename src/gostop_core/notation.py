@@ -576,9 +576,9 @@ def _check_months(rules: Rules, fields: dict, phase: str) -> None:
     a stack, a ttadak or a bomb: all four), so without steals each pile holds an
     even number of each month.  Where three on the field form a stack, a card joins
     the field only when no card of its month lies there (dealt, or matching
-    nothing) or as a ppeok leaves it, so once a month has been captured at most one
-    of its cards lies on the field (besides, in phase flip, a played card waiting
-    on its pair); a steal moves junk between piles, never to the field.  Any other
+    nothing) or as a ppeok leaves it, so once a pair of a month has been captured at
+    most one of its cards lies on the field (besides, in phase flip, a played card
+    waiting on its pair); a steal moves junk between piles, never to the field.  Any other
     split leaves a card no one can win: a family hand would end with it on the
     field and balances that do not sum to zero.  (With steals the piles together
     still hold 0, 2 or 4 of a month, as a property test checks, but the hand-made
@@ -603,7 +603,10 @@ def _check_months(rules: Rules, fields: dict, phase: str) -> None:
                     f"({_month_cards(pile, month)}): without steals a pile holds a month's "
                     "cards two or four at a time", "captured")
         held = bin(taken & block).count("1")
-        if held and rules.field_stacks:
+        # (an odd count, which only the hand-made positions of presets with steals hold,
+        # is left alone: no capture changes it, so no position played from there can
+        # come back to the rule)
+        if held and held % 2 == 0 and rules.field_stacks:
             lying = table & block
             if waiting is not None and waiting // 4 == month:
                 lying &= ~(1 << waiting)
