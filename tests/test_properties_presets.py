@@ -549,3 +549,35 @@ def test_a_month_split_no_game_makes_is_refused_with_the_state_untouched(
         g.push(list(g.legal_moves)[0])
         g.pop()
         assert g.position() == before
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_the_reference_engine_keeps_months_where_the_rule_puts_them(preset, players):
+    """The month rule checked on the pure-Python reference engine, the engine written
+    from the rules text: at every state of random games the piles together hold a
+    month two or four at a time, each pile does where nothing is stolen, and under
+    stacks a month with two captured has at most one card on the field (the played
+    card waiting on its pair aside, a flipped card waiting for a choice counted)."""
+    from gostop_core.testing.reference import ReferenceGame, kind_of, month_of
+    r = Rules(preset)
+    states = 0
+    for seed in range(40):
+        game = ReferenceGame(r, players, seed)
+        rng = random.Random(seed)
+        while True:
+            s = game.s
+            table = [c for c in s.field if c != s.played_card and kind_of(c) != "X"]
+            if s.flip_card:
+                table.append(s.flip_card)
+            for month in range(1, 13):
+                piles = [sum(1 for c in seat.pile if kind_of(c) != "X" and month_of(c) == month)
+                         for seat in s.seats]
+                assert sum(piles) % 2 == 0, (seed, month, piles)
+                assert steals_happen(r) or not any(k % 2 for k in piles), (seed, month, piles)
+                if r.field_stacks and sum(piles):
+                    assert sum(1 for c in table if month_of(c) == month) <= 1, (seed, month)
+            states += 1
+            if game.is_over():
+                break
+            game.push(rng.choice(game.legal_moves()))
+    assert states > 40 * 15
