@@ -19,7 +19,7 @@ from setuptools.command.build_ext import build_ext
 # then the searches of the bots
 MODULES = ["cards", "rules", "scoring", "movegen", "settlement", "state", "sampling", "core",
            "gameloop",
-           "bots.search", "bots.policy", "bots.ismcts", "neural.selfplay"]
+           "bots.search", "bots.policy", "bots.ismcts", "neural.selfplay", "neural.playout"]
 
 SANITIZE = os.environ.get("GOSTOP_SANITIZE", "") not in ("", "0")
 DEBUG = SANITIZE or os.environ.get("GOSTOP_DEBUG", "") not in ("", "0")

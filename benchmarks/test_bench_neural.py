@@ -48,3 +48,32 @@ def test_one_bot_decision_from_a_view(benchmark):
     game = Game("casual", seed=3)
     view, legal = game.view(game.turn), list(game.legal_moves)
     assert benchmark(bot.choose, view, legal) in legal
+
+
+def _first_decision():
+    from gostop_core import Game
+    from gostop_core.notation import parse_view
+    game = Game("casual", seed=3)
+    return game, parse_view(game.view(game.turn).to_str())
+
+
+def test_the_c_network_on_one_view(benchmark):
+    """The whole network in C (gostop_core.neural.playout): the Q of every legal
+    move of one view, as a playout decision of the search costs it."""
+    from gostop_core.neural.network import load_network
+    from gostop_core.neural.playout import NeuralPlayout
+    model = NeuralPlayout(load_network())
+    _, (rules, fields) = _first_decision()
+    codes, q = benchmark(model.view_q_values, rules, fields)
+    assert len(codes) == len(q) > 1
+
+
+@pytest.mark.parametrize("spec", ["neural-search:samples=64,cut=4", "neural-search:samples=64"],
+                         ids=["cut-4", "to-the-end"])
+def test_one_neural_search_decision(benchmark, spec):
+    """The search on top of the network: a hand's first decision."""
+    from gostop_core.bots import make_bot
+    bot = make_bot(spec, seed=1)
+    game, _ = _first_decision()
+    view, legal = game.view(game.turn), list(game.legal_moves)
+    assert benchmark.pedantic(bot.choose, (view, legal), rounds=3, iterations=1) in legal

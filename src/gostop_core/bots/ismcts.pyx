@@ -325,6 +325,7 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     ctx.model = NULL
     ctx.cut = 0
     ctx.worlds = 1
+    ctx.sampled_flips = 0
     ctx.trie = NULL  # no table of information sets: ismcts keys its own tree
     ctx.follow = 0
     # every iteration adds at most one node: a pool larger than that is never used

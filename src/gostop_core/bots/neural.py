@@ -12,6 +12,13 @@ Settings by name: ``neural:weights=PATH`` (default: the weights shipped with the
 package, trained for 2 players, casual) and ``gostop=q`` (the default: Go or
 Stop by Q too) or ``gostop=search`` (Go or Stop by the ``expectimax-v1``
 search, every other move by Q: measures the Go/Stop decision apart).
+
+The ``neural-search`` bot (:class:`NeuralSearchBot`) is the search on top of the
+network: the expectimax search over sampled deals of the unseen cards, every
+root move valued on the same deals, with the network (in C,
+:class:`~gostop_core.neural.playout.NeuralPlayout`) playing the playouts'
+moves for every seat and, with ``cut`` K, valuing a playout after K turns by
+its Q instead of playing it to the end.
 """
 
 from __future__ import annotations
@@ -21,24 +28,30 @@ from typing import Any
 import numpy as np
 
 from gostop_core.bots.base import Bot
+from gostop_core.bots.expectimax import ExpectimaxBot
+from gostop_core.bots.search import MAX_CUT
 from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
 from gostop_core.neural.network import Network, load_network
+from gostop_core.neural.playout import NeuralPlayout
+from gostop_core.rules import Rules
 from gostop_core.neural.selfplay import view_inputs
 
 #: Seats the network's inputs describe (2 and 3 players).
 NN_SEATS = 3
 from gostop_core.notation import parse_view
 
-__all__ = ["NeuralBot", "neural_from_spec", "NEURAL_KEYS"]
+__all__ = ["NeuralBot", "NeuralSearchBot", "neural_from_spec", "neural_search_from_spec",
+           "NEURAL_KEYS"]
 
 #: ``neural:key=value`` settings and the NeuralBot argument each sets.
 NEURAL_KEYS = {"weights": "weights", "gostop": "gostop"}
 _GOSTOP_CHOICES = ("q", "search")
 
 _NETWORKS: dict[str | None, Network] = {}
+_PLAYOUTS: dict[str | None, NeuralPlayout] = {}
 
 
 def _network(path: str | None) -> Network:
@@ -46,6 +59,14 @@ def _network(path: str | None) -> Network:
     if path not in _NETWORKS:
         _NETWORKS[path] = load_network(path)
     return _NETWORKS[path]
+
+
+def _playout(path: str | None) -> NeuralPlayout:
+    """The network of ``path`` in C (built once per process; read-only, so
+    every search may share it)."""
+    if path not in _PLAYOUTS:
+        _PLAYOUTS[path] = NeuralPlayout(_network(path))
+    return _PLAYOUTS[path]
 
 
 class NeuralBot(Bot):
@@ -117,3 +138,64 @@ def neural_from_spec(spec: str, seed: int | None,
                                 "neural:weights=run/checkpoint.npz,gostop=search",
                                 {"search_settings": search_settings})
     return NeuralBot(seed, **kwargs)
+
+
+class NeuralSearchBot(ExpectimaxBot):
+    """The expectimax search with the network as its playout policy and value
+    (the registry gives it the ``expectimax-v1`` search settings); see the
+    module docstring.  At a 4-player table (beyond the network's inputs) the
+    playouts are the greedy policy's."""
+
+    name = "neural-search"
+
+    #: Playout turns before the network's value: the setting that measured best
+    #: on the tuning deals (docs/strength.md, round 6).
+    CUT = 1
+
+    #: The settings (gostop_core.bots.settings): the search's and the network's.
+    SETTINGS = tuple(s for s in ExpectimaxBot.SETTINGS
+                     if s.name in ("depth", "samples", "win", "halving", "time", "stop")) + (
+        Setting("own", "own", "switch", True, "the network plays the bot's own playout moves"),
+        Setting("others", "others", "switch", True,
+                "the network plays the other seats' playout moves"),
+        Setting("cut", "cut", "int", CUT, "playout turns before the network's value "
+                "(0: to the end)", 0, MAX_CUT),
+        Setting("flips", "flips", "choice", "sampled",
+                "a stock flip turns the sample's own card (sampled) or every card (all)",
+                choices=("sampled", "all")),
+        Setting("weights", "weights", "path", None,
+                "network weights file (default: the shipped 2-player casual network)",
+                live=False),
+    )
+
+    def __init__(self, seed: int | None = None, weights: str | None = None,
+                 own: bool = True, others: bool = True, cut: int | None = None,
+                 flips: str = "sampled",
+                 **settings: Any):
+        super().__init__(seed, **settings)
+        self.weights = weights
+        self.own = bool(own)
+        self.others = bool(others)
+        self.cut = self.CUT if cut is None else int(cut)
+        if not 0 <= self.cut <= MAX_CUT:
+            raise ValueError(f"neural-search cut must be 0..{MAX_CUT} turns, got {cut}")
+        if flips not in ("sampled", "all"):
+            raise ValueError(f"neural-search flips must be sampled or all, got {flips!r}")
+        self.flips = flips
+        self.playout = _playout(weights)
+        self._capsule = self.playout.capsule()
+
+    def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
+        sampled = {"sampled_flips": self.flips == "sampled"}
+        if fields["nplayers"] > NN_SEATS:
+            return sampled
+        return {"model": self._capsule, "model_own": self.own, "model_others": self.others,
+                "cutoff": self.cut, **sampled}
+
+
+def neural_search_from_spec(spec: str, seed: int | None,
+                            base: dict[str, Any] | None = None) -> NeuralSearchBot:
+    """A NeuralSearchBot from ``key=value`` pairs separated by commas (its
+    :data:`~NeuralSearchBot.SETTINGS`), over the search settings ``base``."""
+    return NeuralSearchBot(seed, **settings_from_spec(
+        "neural-search", spec, NeuralSearchBot.SETTINGS, "neural-search:samples=64,cut=4", base))

@@ -20,9 +20,9 @@ __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BOT_CLASSES", "BEST_SETTINGS",
 
 #: Names accepted by :func:`make_bot`.
 BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned",
-             "neural")
+             "neural", "neural-search")
 #: Prefixes of the built-in bots that take ``key=value`` settings.
-SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:", "neural:")
+SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:", "neural:", "neural-search:")
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
 EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
@@ -31,6 +31,9 @@ EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "r
 #: ``expectimax-v1``: the planned Go/Stop with the early stop
 #: (``expectimax:plan=4,stop=2.5``) did not measure stronger.
 BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
+#: ``neural-search``: the ``expectimax-v1`` search with the network's playouts, on
+#: the setting that measured best on the tuning deals (docs/strength.md, round 6).
+NEURAL_SEARCH_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS, samples=128)
 
 #: The class of each built-in name (its ``SETTINGS`` table: docs/bots.md).
 BOT_CLASSES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot,
@@ -42,14 +45,15 @@ BOT_CLASSES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot,
 #: The settings a built-in name starts from, over its class's defaults.
 BOT_DEFAULTS: dict[str, dict[str, Any]] = {"expectimax-v1": EXPECTIMAX_V1_SETTINGS,
                                            "best": BEST_SETTINGS,
-                                           "learned": EXPECTIMAX_V1_SETTINGS}
+                                           "learned": EXPECTIMAX_V1_SETTINGS,
+                                           "neural-search": NEURAL_SEARCH_SETTINGS}
 
 
 def builtin_classes() -> dict[str, type]:
     """:data:`BOT_CLASSES` and the ``neural`` bot's class, which is imported only
     when asked for (it loads the network's compiled module and numpy)."""
-    from gostop_core.bots.neural import NeuralBot
-    return dict(BOT_CLASSES, neural=NeuralBot)
+    from gostop_core.bots.neural import NeuralBot, NeuralSearchBot
+    return dict(BOT_CLASSES, neural=NeuralBot, **{"neural-search": NeuralSearchBot})
 
 
 def is_builtin_spec(spec: str) -> bool:
@@ -99,6 +103,9 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
         # imported here: the network's C module loads gostop_core.bots itself
         from gostop_core.bots.neural import neural_from_spec
         return neural_from_spec(name[len("neural:"):], seed, EXPECTIMAX_V1_SETTINGS)
+    if name == "neural-search" or name.startswith("neural-search:"):
+        from gostop_core.bots.neural import neural_search_from_spec
+        return neural_search_from_spec(name[len("neural-search:"):], seed, NEURAL_SEARCH_SETTINGS)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 

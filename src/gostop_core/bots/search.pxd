@@ -70,6 +70,7 @@ ctypedef struct SearchCtx:
     int model_others          # the model plays the other seats' moves
     int cut                   # with a model: playout turns before its value (0: to the end)
     int worlds                # candidate deals per sample, one drawn by world weight (<= 1: off)
+    int sampled_flips         # 1: a flip turns the sample's own stock card only (no chance node)
 
 # A stop asked of one search (search.pyx): its flag is read by the C loops.
 cdef class StopToken:

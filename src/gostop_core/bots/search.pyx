@@ -240,6 +240,16 @@ cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int dep
     if pv != NULL and pv >= c.pv_end:
         pv = NULL
         pvlen[0] = 0
+    if c.sampled_flips:
+        # the sample's own stock card only: one child, as a flat Monte-Carlo
+        # search would play it (for playouts too dear to run once per card)
+        tn = seen_cards(c, tn, &child, pos) if c.trie != NULL else -1
+        if pv == NULL:
+            return node_value(&child, c, depth - (child.turns - s.turns), NULL, NULL, tn, weight)
+        pv[0] = pv_entry(PV_CHANCE_SEAT, s.stock[pos])
+        mean = node_value(&child, c, depth - (child.turns - s.turns), pv + 1, pvlen, tn, weight)
+        pvlen[0] += 1
+        return mean
     for i in range(count):
         if i > 0:
             child = s[0]
@@ -344,7 +354,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                   double tolerance=DEFAULT_TOLERANCE, int plan=0, bint consistent=False,
                   int info_limit=DEFAULT_INFO_LIMIT, model=None,
                   bint model_own=True, bint model_others=False, int cutoff=0, int worlds=1,
-                  StopToken stop=None):
+                  StopToken stop=None, bint sampled_flips=False):
     """Expectimax from a player's view (``parse_view`` fields; the seat must be
     the one to move).  ``rollout`` picks the leaf value (True: the hand played
     out by the greedy policy; False: the fitted estimate, with ``beta``,
@@ -377,7 +387,9 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     a playout after that many turns with the model's value; ``worlds`` (> 1)
     draws each sample among that many deals by the likelihood of the
     opponents' observed moves (``draw_world``).  ``stop`` (a :class:`StopToken`)
-    ends the sampling once set, from any thread.
+    ends the sampling once set, from any thread.  ``sampled_flips`` turns only
+    each sample's own stock card at a flip instead of every card the stock may
+    hold (one child, not one per card: for playouts too dear to run per card).
     Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
     "counts", "stopped", "consistent"}`` with moves in generation order, ``counts`` the samples each
     move's value averages (``samples``: the most of them), ``stopped`` why the
@@ -447,6 +459,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     ctx.model_others = model_others
     ctx.cut = 0
     ctx.worlds = 1
+    ctx.sampled_flips = sampled_flips
     if model is not None:
         ctx.model = <const PlayoutModel*>PyCapsule_GetPointer(model, PLAYOUT_MODEL_NAME)
         if cutoff < 0 or cutoff > MAX_CUT:

@@ -1,5 +1,6 @@
-/* The network's sparse first layer: out += v * row over `hidden` floats, for
-   each non-zero input byte.  The pointers never alias (restrict), so the loop
+/* The network's layers in C.  The sparse first layer: out += v * row over
+   `hidden` floats, for each non-zero input byte; the dense layer: the same
+   over float inputs, skipping the zeros a ReLU leaves (about half of them).  The pointers never alias (restrict), so the loop
    is vectorised; on x86-64 with GCC or Clang an AVX2+FMA copy is built beside
    the baseline one and chosen once at load time (the wheels target the plain
    x86-64 baseline).  Summation order is the same in both: each output adds
@@ -25,6 +26,20 @@ static void gs_nn_sparse_layer(const uint8_t* restrict x, int n, const float* re
             const float v = (float)x[i];
             const float* restrict row = w + (int64_t)i * hidden;
             for (j = 0; j < hidden; j++)
+                out[j] += v * row[j];
+        }
+    }
+}
+
+GS_NN_CLONES
+static void gs_nn_dense_layer(const float* restrict x, int n, const float* restrict w,
+                              int width, float* restrict out) {
+    int i, j;
+    for (i = 0; i < n; i++) {
+        const float v = x[i];
+        if (v != 0.0f) {
+            const float* restrict row = w + (int64_t)i * width;
+            for (j = 0; j < width; j++)
                 out[j] += v * row[j];
         }
     }

@@ -71,6 +71,11 @@ class Network:
         return cls(params)
 
     @property
+    def return_scale(self) -> float:
+        """Points per unit of the network's output (:data:`RETURN_SCALE`)."""
+        return RETURN_SCALE
+
+    @property
     def hidden(self) -> tuple[int, int]:
         return self.params["w1"].shape[1], self.params["w2"].shape[1]
 

@@ -1,0 +1,219 @@
+"""The whole Q network in C, and the network as the search's playout model.
+
+:class:`NeuralPlayout` holds every layer of a trained network
+(:class:`gostop_core.neural.network.Network`) in C arrays and runs the forward
+pass with no Python object in the loop: the split sparse first layer of
+:mod:`gostop_core.neural.selfplay`, then two dense layers (gostop_nn.h).  Its
+:meth:`~NeuralPlayout.capsule` is a ``PlayoutModel`` for the expectimax search
+(:func:`gostop_core.bots.search.search_fields`, ``model=``):
+
+* **pick**: the move of the highest Q for the seat to move, from that seat's
+  view of the sampled world (the inputs read only what the seat can see);
+* **value** (a playout cut after ``cutoff`` turns): the network plays on until
+  the searching seat has a decision with a choice, whose best Q is the value;
+  a hand that ends first gives its result.  Q has no win bonus in it: the
+  search's ``win_bonus`` applies only to hands played to the end.
+
+The model is read-only while a search runs, so one instance may serve any
+number of searches at once.
+"""
+from libc.stdint cimport uint16_t, uint8_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from cpython.pycapsule cimport PyCapsule_New
+
+import numpy as np
+
+from gostop_core.cards cimport gs_popcount
+from gostop_core.rules cimport Rules, RulesC, PAY_SCORE_ONCE
+from gostop_core.movegen cimport (
+    GameStateC, MAX_MOVES, generate_moves, apply_move, PHASE_OVER,
+)
+from gostop_core.sampling cimport fill_public
+from gostop_core.bots.search cimport PlayoutModel
+from gostop_core.neural.selfplay cimport (
+    NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, encode_state, encode_action,
+    first_layer,
+)
+
+cdef extern from "gostop_nn.h":
+    void gs_nn_dense_layer(const float* x, int n, const float* w, int width,
+                           float* out) noexcept nogil
+
+#: Name of the capsule the search reads (gostop_core.bots.search).
+cdef const char* CAPSULE_NAME = "gostop_core.PlayoutModel"
+#: Turns the value's own playout may take before it gives up (a hand has fewer).
+cdef enum:
+    VALUE_TURN_LIMIT = 200
+
+
+cdef void nn_q_values(const NeuralNetC* m, const GameStateC* s, const RulesC* r,
+                      const int* counts, const uint16_t* moves, int n, float* out) noexcept nogil:
+    """Q in points of each of the ``n`` legal ``moves`` of the seat to move in
+    ``s``, whose seats hold ``counts`` cards in hand."""
+    cdef uint8_t sbytes[STATE_FEATURES]
+    cdef uint8_t abytes[ACTION_FEATURES]
+    cdef float base[NN_MAX_HIDDEN]
+    cdef float h1[NN_MAX_HIDDEN]
+    cdef float h2[NN_MAX_HIDDEN]
+    cdef int j, k
+    cdef float v
+    encode_state(s, r, s.to_move, counts, sbytes)
+    memcpy(base, m.b1, m.h1 * sizeof(float))
+    first_layer(sbytes, STATE_FEATURES, m.w1s, m.h1, base)
+    for j in range(n):
+        encode_action(s, r, moves[j], abytes)
+        memcpy(h1, base, m.h1 * sizeof(float))
+        first_layer(abytes, ACTION_FEATURES, m.w1a, m.h1, h1)
+        for k in range(m.h1):
+            if h1[k] < 0:
+                h1[k] = 0
+        memcpy(h2, m.b2, m.h2 * sizeof(float))
+        gs_nn_dense_layer(h1, m.h1, m.w2, m.h2, h2)
+        v = m.b3
+        for k in range(m.h2):
+            if h2[k] > 0:
+                v += h2[k] * m.w3[k]
+        out[j] = v * m.scale
+
+
+cdef int nn_best(const NeuralNetC* m, const GameStateC* s, const RulesC* r,
+                 const uint16_t* moves, int n, float* best_q) noexcept nogil:
+    """Index of the move of the highest Q (ties: the first in generation order)."""
+    cdef float q[MAX_MOVES]
+    cdef int counts[NN_SEATS]
+    cdef int j, best = 0
+    for j in range(s.nplayers):
+        counts[j] = gs_popcount(s.hand[j])     # a sampled world holds every hand
+    nn_q_values(m, s, r, counts, moves, n, q)
+    for j in range(1, n):
+        if q[j] > q[best]:
+            best = j
+    if best_q != NULL:
+        best_q[0] = q[best]
+    return best
+
+
+cdef inline double seat_result(const GameStateC* s, const RulesC* r, int seat) noexcept nogil:
+    if r.payment != PAY_SCORE_ONCE:
+        return s.chips[seat]
+    if s.winner < 0 or seat == s.sitter:
+        return 0
+    return s.points if s.winner == seat else -s.points
+
+
+cdef int neural_pick(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
+                     const void* data) noexcept nogil:
+    if n <= 1:
+        return 0
+    return nn_best(<const NeuralNetC*>data, s, r, moves, n, NULL)
+
+
+cdef double neural_value(const GameStateC* s, const RulesC* r, int seat,
+                         const void* data) noexcept nogil:
+    cdef const NeuralNetC* m = <const NeuralNetC*>data
+    cdef GameStateC w = s[0]
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int n, t
+    cdef float best
+    for t in range(VALUE_TURN_LIMIT):
+        if w.phase == PHASE_OVER:
+            break
+        n = generate_moves(&w, r, moves)
+        if n == 0:
+            break
+        if n > 1 and w.to_move == seat:
+            nn_best(m, &w, r, moves, n, &best)
+            return best
+        apply_move(&w, r, moves[nn_best(m, &w, r, moves, n, NULL) if n > 1 else 0], NULL)
+    return seat_result(&w, r, seat)
+
+
+def _layer(params, name, shape):
+    a = np.ascontiguousarray(params[name], dtype=np.float32)
+    if a.shape != shape:
+        raise ValueError(f"{name}: expected shape {shape}, got {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name}: not every weight is a finite number")
+    return a
+
+
+cdef float* _copy(object a) except NULL:
+    cdef float[::1] flat = np.ascontiguousarray(a, dtype=np.float32).ravel()
+    cdef float* out = <float*>malloc(max(1, flat.shape[0]) * sizeof(float))
+    if out == NULL:
+        raise MemoryError()
+    if flat.shape[0]:
+        memcpy(out, &flat[0], flat.shape[0] * sizeof(float))
+    return out
+
+
+cdef class NeuralPlayout:
+    """A network's layers in C (see the module docstring); ``network`` is a
+    :class:`~gostop_core.neural.network.Network`."""
+
+    def __cinit__(self):
+        self.m.w1s = NULL
+        self.m.w1a = NULL
+        self.m.b1 = NULL
+        self.m.w2 = NULL
+        self.m.b2 = NULL
+        self.m.w3 = NULL
+        self.hooks.pick = neural_pick
+        self.hooks.value = neural_value
+        self.hooks.weight = NULL
+        self.hooks.data = &self.m
+
+    def __init__(self, network):
+        h1, h2 = network.hidden
+        if not (1 <= h1 <= NN_MAX_HIDDEN and 1 <= h2 <= NN_MAX_HIDDEN):
+            raise ValueError(f"hidden layers must be 1..{NN_MAX_HIDDEN} wide, got {h1}, {h2}")
+        play = network.play_weights()           # the input scale folded into w1
+        w1 = _layer(play, "w1", (STATE_FEATURES + ACTION_FEATURES, h1))
+        b1 = _layer(play, "b1", (h1,))
+        w2 = _layer(network.params, "w2", (h1, h2))
+        b2 = _layer(network.params, "b2", (h2,))
+        w3 = _layer(network.params, "w3", (h2,))
+        b3 = _layer(network.params, "b3", (1,))
+        self.m.h1 = h1
+        self.m.h2 = h2
+        self.m.w1s = _copy(w1[:STATE_FEATURES])
+        self.m.w1a = _copy(w1[STATE_FEATURES:])
+        self.m.b1 = _copy(b1)
+        self.m.w2 = _copy(w2)
+        self.m.b2 = _copy(b2)
+        self.m.w3 = _copy(w3)
+        self.m.b3 = float(b3[0])
+        self.m.scale = float(network.return_scale)
+        self.network = network
+
+    def __dealloc__(self):
+        free(self.m.w1s); free(self.m.w1a); free(self.m.b1)
+        free(self.m.w2); free(self.m.b2); free(self.m.w3)
+
+    def capsule(self):
+        """The ``PlayoutModel`` the search takes (``search_fields(model=...)``);
+        keep this object alive while a search uses it."""
+        return PyCapsule_New(&self.hooks, CAPSULE_NAME, NULL)
+
+    def view_q_values(self, Rules rules, dict fields):
+        """``(codes, q)``: the legal move codes of a view whose seat is to move
+        (``parse_view`` fields) and their Q in points, by the C forward pass."""
+        cdef GameStateC st
+        cdef uint16_t moves[MAX_MOVES]
+        cdef float q[MAX_MOVES]
+        cdef int counts[NN_SEATS]
+        cdef int n, i, seat = fields["seat"]
+        if fields["phase"] == PHASE_OVER:
+            raise ValueError("the hand is over")
+        if fields["to_move"] != seat:
+            raise ValueError(f"seat {seat} is not the one to move")
+        if fields["nplayers"] > NN_SEATS:
+            raise ValueError(f"the network's encoding has room for {NN_SEATS} seats")
+        fill_public(&st, fields, seat)
+        for i in range(st.nplayers):
+            # a view holds the seat's own hand; the others' sizes come from the view
+            counts[i] = gs_popcount(st.hand[i]) if i == seat else int(fields["hand_counts"][i])
+        n = generate_moves(&st, &rules.c, moves)
+        nn_q_values(&self.m, &st, &rules.c, counts, moves, n, q)
+        return [moves[i] for i in range(n)], np.array([q[i] for i in range(n)], dtype=np.float32)

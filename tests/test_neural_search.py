@@ -1,0 +1,134 @@
+"""The whole network in C (gostop_core.neural.playout) and the search on top of
+it (the ``neural-search`` bot)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gostop_core import Game
+from gostop_core.bots import make_bot
+from gostop_core.bots.base import play_game
+from gostop_core.bots.neural import NeuralSearchBot
+from gostop_core.bots.search import search_fields
+from gostop_core.bots.simple import GreedyBot
+from gostop_core.neural.network import Network, load_network, save_network
+from gostop_core.neural.playout import NeuralPlayout
+from gostop_core.neural.selfplay import view_inputs
+from gostop_core.notation import parse_view
+
+from conftest import swap_hidden
+
+
+@pytest.fixture(scope="module")
+def weights(tmp_path_factory):
+    """A small random network saved as a weights file (non-zero biases, so
+    every layer of the C pass is exercised)."""
+    net = Network.initial((48, 24), seed=8)
+    rng = np.random.default_rng(8)
+    for name in ("b1", "b2", "b3"):
+        net.params[name] = rng.normal(0, 0.3, net.params[name].shape).astype(np.float32)
+    net.changed()
+    path = tmp_path_factory.mktemp("nsearch") / "net.npz"
+    save_network(path, net, header={"command": "test"})
+    return str(path)
+
+
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2),
+                                            ("traditional", 3), ("family", 3)])
+@pytest.mark.parametrize("which", ["shipped", "small"])
+def test_the_c_forward_pass_gives_the_numpy_networks_q(weights, preset, players, which):
+    net = load_network(None if which == "shipped" else weights)
+    model = NeuralPlayout(net)
+    checked = 0
+    for seed in range(4):
+        game = Game(preset, players, seed=seed)
+        rnd = random.Random(seed)
+        while not game.is_over():
+            rules, fields = parse_view(game.view(game.turn).to_str())
+            codes, state, actions = view_inputs(rules, fields)
+            c_codes, c_q = model.view_q_values(rules, fields)
+            assert c_codes == codes
+            np.testing.assert_allclose(c_q, net.q_values(state, actions), rtol=1e-4, atol=1e-4)
+            checked += 1
+            game.push(rnd.choice(list(game.legal_moves)))
+    assert checked > 40
+
+
+def test_the_c_network_refuses_weights_it_cannot_run(weights):
+    net = load_network(weights)
+    net.params["w2"] = net.params["w2"].copy()
+    net.params["w2"][0, 0] = np.nan
+    with pytest.raises(ValueError, match="w2: not every weight is a finite number"):
+        NeuralPlayout(net)
+    game = Game("casual", seed=1)
+    rules, fields = parse_view(game.view(1 - game.turn).to_str())
+    with pytest.raises(ValueError, match="not the one to move"):
+        NeuralPlayout(load_network(weights)).view_q_values(rules, fields)
+
+
+def test_the_search_bot_decides_from_the_view_alone(weights):
+    for seed in range(5):
+        game = Game("casual", seed=seed)
+        if game.is_over():
+            continue
+        other = Game.from_position(swap_hidden(game.position()))
+        assert game.position() != other.position()
+        spec = f"neural-search:weights={weights},samples=16,cut=2"
+        a = make_bot(spec, seed=3).choose(game.view(0), list(game.legal_moves))
+        b = make_bot(spec, seed=3).choose(other.view(0), list(other.legal_moves))
+        assert a == b and a in game.legal_moves
+
+
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2),
+                                            ("family", 4)])
+def test_the_search_bot_plays_whole_hands(weights, preset, players):
+    # 4 players do not fit the network's inputs: the playouts are the greedy policy's
+    game = Game(preset, players, seed=21)
+    bot = make_bot(f"neural-search:weights={weights},samples=8,cut=3", seed=1)
+    outcome = play_game(game, [bot] + [GreedyBot() for _ in range(players - 1)])
+    assert game.is_over() and outcome is not None
+    assert bot.nodes_visited > 0
+
+
+def test_the_search_bot_checks_its_settings():
+    with pytest.raises(ValueError, match="cut"):
+        NeuralSearchBot(cut=-1)
+    with pytest.raises(ValueError, match="flips"):
+        NeuralSearchBot(flips="some")
+    with pytest.raises(ValueError, match="bad neural-search setting"):
+        make_bot("neural-search:plan=2")
+
+
+def _flip_position():
+    """A casual position where seat 0's plays turn a stock card."""
+    for seed in range(50):
+        game = Game("casual", seed=seed)
+        if not game.is_over() and any(m.kind == "play" for m in game.legal_moves):
+            return game
+    raise AssertionError("no position")
+
+
+def test_sampled_flips_estimate_the_same_values_as_every_flip():
+    """With ``sampled_flips`` a flip turns each sample's own stock card (one
+    child) instead of every card the stock may hold (a chance node): fewer
+    nodes, and, the sample's card being uniform over the unseen cards, the same
+    expected value of each move (greedy playouts, many samples)."""
+    game = _flip_position()
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    full = search_fields(rules, fields, samples=256, seed=4)
+    flat = search_fields(rules, fields, samples=1024, seed=4, sampled_flips=True)
+    assert flat["nodes"] < full["nodes"]
+    full_v = {code: v for code, v, _ in full["moves"]}
+    flat_v = {code: v for code, v, _ in flat["moves"]}
+    assert full_v.keys() == flat_v.keys()
+    # the moves' values span about 3.5 points here; the two estimates differ
+    # by sampling noise only (at most about 0.7 at these sample counts)
+    for code in full_v:
+        assert abs(full_v[code] - flat_v[code]) < 1.0, code
+    # the principal line names the sample's own flipped card (the chance entry)
+    for code, _, line in flat["moves"]:
+        if (code >> 12) == 1:
+            assert any(seat == 7 for seat, _ in line)
