@@ -373,13 +373,20 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     if PHASE_NAMES[phase] == "over":
         winner = tok.get("winner", "-")
         fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
-        fields["points"] = _int(tok.get("points", "0"), "points", 0, PAY_CAP)
+        fields["points"] = _int(tok.get("points", "0"), "points", _lowest_points(rules), PAY_CAP)
     elif "winner" in tok or "points" in tok:
         raise PositionError("winner/points are only given when phase=over", "winner")
     counts = [bin(h).count("1") for h in fields["hands"]]
     _check_reachable(rules, fields, counts, len(fields["stock"]),
                      {p: fields["hands"][p] for p in range(n)})
     return rules, fields
+
+
+def _lowest_points(rules: Rules) -> int:
+    """The least ``points=`` a finished hand can print: 0, or under family balances
+    (``payment=2``) the highest balance, which is below 0 when cards stay unwon (a
+    hand-made family position whose stock outlasts its hands ends with stock left)."""
+    return -PAY_CAP if rules.payment == 2 else 0
 
 
 class _Claims:
@@ -487,7 +494,7 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     if PHASE_NAMES[phase] == "over":
         winner = tok.get("winner", "-")
         fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
-        fields["points"] = _int(tok.get("points", "0"), "points", 0, PAY_CAP)
+        fields["points"] = _int(tok.get("points", "0"), "points", _lowest_points(rules), PAY_CAP)
     elif "winner" in tok or "points" in tok:
         raise PositionError("winner/points are only given when phase=over", "winner")
     _check_reachable(rules, fields, fields["hand_counts"], fields["stock_count"],
@@ -676,6 +683,13 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
             if counts[owner] < 1:
                 raise PositionError(f"seat {owner} holds {CARD_CODES[card]} but its hand "
                                     "count is 0", "hands")
+    played = fields.get("played_card")
+    if (fields["flip_card"] is not None and played is not None
+            and fields["flip_card"] // 4 == played // 4):
+        # the flip meets the card just played: a jjok, ttadak or ppeok, settled at once
+        raise PositionError(f"the flipped card {CARD_CODES[fields['flip_card']]} is of the "
+                            f"month of the pending card {CARD_CODES[played]}: it takes its "
+                            "cards at once and never waits for a choice", "phase")
     if fields.get("forced_card") is not None and phase != "play":
         raise PositionError("a forced card is played in phase play", "forced")
     mid_turn = phase == "flip"  # a turn's played card, flipped bonus cards and flags wait only here
