@@ -609,6 +609,26 @@ def test_a_family_hand_whose_stock_outlasts_its_hands_ends_in_a_readable_positio
                            + " winner=0 points=-5")
 
 
+def test_a_flip_meeting_a_stack_never_waits_for_a_choice():
+    """Found by the crash fuzzer's month edits: standard, phase flip:4A with 4R, 4J1 and
+    4J2 on the field was read as a choice; taking one left two of April beside the
+    captured pair.  Under stacks a flip meeting three of its month takes them at once."""
+    from gostop_core import PositionError
+    text = ("gostop/1 rules=standard players=2 dealer=0 turn=1 phase=flip:4A turns=1 "
+            "field=2J2,4R,4J1,5R,6J2,7J1,9A,9R,10A,10J1,11D,4J2 hands=2A,2R,3R,5A,7R,8J2,12A,"
+            "12R,X2|1B,1R,3B,3J1,5J2,6R,7A,10R,10J2 captured=X3|12B stock=2J1,1J1,11J1,12D,"
+            "8A,6A,8J1,1J2,9J1,7J2,9J2,6J1,11B,11J2,5J1,3J2,8B go=0,0 lastgo=0,0 "
+            "fliponly=0,0 played=1,0 pending=5R")
+    with pytest.raises(PositionError, match=r"^phase: the flipped card 4A meets three cards"):
+        Game.from_position(text)
+    # without stacks (casual's rule) three on the field are three cards: the choice is real
+    loose = text.replace("rules=standard", "rules=standard+field_stacks=0,ppeok_keeps_bonus=0")
+    for move in list(Game.from_position(loose).legal_moves):
+        game = Game.from_position(loose)
+        game.push(move)
+        Game.from_position(game.position())
+
+
 # item 7: the unreadable end= state and family hands of 1-3 cards stay refused with the
 # documented errors (their reproducers are in tests/test_refused_states.py)
 def test_the_old_end_and_family_hand_reproducers_meet_their_documented_errors():

@@ -683,6 +683,12 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
             if counts[owner] < 1:
                 raise PositionError(f"seat {owner} holds {CARD_CODES[card]} but its hand "
                                     "count is 0", "hands")
+    flip = fields["flip_card"]
+    if (flip is not None and rules.field_stacks
+            and bin(fields["field"] & _month_mask(flip)).count("1") == 3):
+        raise PositionError(f"the flipped card {CARD_CODES[flip]} meets three cards of its month: "
+                            "under stacks it takes the stack at once and never waits for a "
+                            "choice", "phase")
     played = fields.get("played_card")
     if (fields["flip_card"] is not None and played is not None
             and fields["flip_card"] // 4 == played // 4):
