@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The files whose Korean the page can show.
 SOURCES = [*sorted((ROOT / "src/gostop_web/static").glob("*.js")),
            *sorted((ROOT / "src/gostop_web/static").glob("*.html")),
+           *sorted((ROOT / "src/gostop_web").glob("*.py")),  # the server's report and frames
            ROOT / "src/gostop_core/korean.py", ROOT / "src/gostop_core/svg/table.py"]
 HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 FAMILY = "Gostop Hangul"

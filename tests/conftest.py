@@ -225,9 +225,16 @@ def _read_collapsed(path: str) -> str | None:
         return None
 
 
-def pytest_terminal_summary(terminalreporter):
+def pytest_terminal_summary(terminalreporter, config):
     """Say so when the verbatim-quote checks could not read their sources (a
-    clone without ``../shared``): those checks were skipped, not passed."""
+    clone without ``../shared``): those checks were skipped, not passed.  And
+    print the seed of the random order (pytest-randomly), which ``-q`` keeps
+    out of the header, so that a failing order can be run again."""
+    seed = config.getoption("randomly_seed", default=None) \
+        if config.pluginmanager.hasplugin("randomly") else None
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"tests in random order: --randomly-seed={seed} "
+                                    "repeats it, -p no:randomly turns it off")
     if _MISSING_SOURCES:
         terminalreporter.write_line(
             f"quote checks skipped for {len(_MISSING_SOURCES)} source(s) not found "

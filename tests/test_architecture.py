@@ -115,8 +115,9 @@ COMPILED_LAYERS = {
 }
 # Python modules a compiled module may import, with the layer they stand at.
 PYTHON_LAYERS = {
-    "gostop_core.errors": 0, "gostop_core.moves": 5, "gostop_core.events": 5,
-    "gostop_core.notation": 5, "gostop_core.view": 7, "gostop_core.game": 8,
+    "gostop_core.errors": 0, "gostop_core.korean": 0, "gostop_core.moves": 5,
+    "gostop_core.events": 5, "gostop_core.notation": 5, "gostop_core.view": 7,
+    "gostop_core.game": 8,
 }
 # Upward imports of the boundary functions that build Python objects for a
 # caller above (they run only when called, after everything is imported).

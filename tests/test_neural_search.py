@@ -132,3 +132,28 @@ def test_sampled_flips_estimate_the_same_values_as_every_flip():
     for code, _, line in flat["moves"]:
         if (code >> 12) == 1:
             assert any(seat == 7 for seat, _ in line)
+
+
+def test_the_averaging_script_writes_the_mean_network_with_its_sources(tmp_path, capsys):
+    from conftest import load_script
+    paths = []
+    for seed in (1, 2, 3):
+        path = tmp_path / f"ck{seed}.npz"
+        save_network(path, Network.initial((16, 8), seed=seed), header={"hands": seed * 100})
+        paths.append(path)
+    script = load_script("neural_average")
+    out = tmp_path / "avg.npz"
+    assert script.main([str(p) for p in paths] + ["--out", str(out), "--deals", "4"]) == 0
+    avg = load_network(out)
+    nets = [load_network(p) for p in paths]
+    for k in ("w1", "b1", "w2", "b2", "w3", "b3"):
+        np.testing.assert_allclose(avg.params[k], np.mean([n.params[k] for n in nets], axis=0),
+                                   rtol=1e-6)
+    assert [a["hands"] for a in avg.header["averaged"]] == [100, 200, 300]
+    assert avg.header["hands"] == 300 and avg.header["tuning_eval"]["deals"] == 4
+    assert "average of 3" in capsys.readouterr().out
+    # report deals are not for choosing weights: the script keeps to the tuning range
+    assert script.main([str(paths[0]), "--seed", "2000000"]) == 2
+    save_network(tmp_path / "other.npz", Network.initial((8, 8), seed=1))
+    with pytest.raises(ValueError, match="different shapes"):
+        script.main([str(paths[0]), str(tmp_path / "other.npz")])

@@ -267,7 +267,7 @@ def test_a_go_with_an_empty_hand_is_explained():
 def test_cards_in_words():
     assert card_words("11D") == "Nov double junk"
     assert card_words("12B") == "Dec bright, rain"
-    assert card_words("8B", korean=True) == "8월 광"
+    assert card_words("8B", korean=True) == "8월 공산 광"  # the Korean table's name
     out = invoke("play", "--rules", "traditional", "--seed", "75", "--dealer", "0",
                  input="").stdout
     assert re.search(r"\(\w{3} (junk|bright|animal|ribbon|double junk)", out)

@@ -306,3 +306,39 @@ def test_a_setsid_tokenless_orphan_is_ended_with_its_bot(tmp_path, monkeypatch):
         time.sleep(0.05)
     fields = process._stat_fields(orphan)
     assert fields is None or fields[0] in (b"Z", b"X")
+
+
+# ---------------------------------------------------------------- an early line
+@pytest.mark.parametrize("seed", range(6))
+def test_a_v1_line_before_any_request_is_a_protocol_error_never_an_answer(seed):
+    """A version 1 bot that writes a move as it starts, before reading
+    anything (tests/bots/broken_bot.py ``early``): that line is unasked, so
+    the first request fails as a protocol error, in every game, never as the
+    bot's answer (legal or not).  The client's drain before the first
+    request waits until the bot has read what was sent, then takes in every
+    line the bot wrote."""
+    from gostop_core.bots.external import ExternalBot
+    from gostop_core.errors import BotProtocolError, IllegalBotMoveError
+    game = Game("casual", 2, seed=seed)
+    broken = [sys.executable, str(ROOT / "tests" / "bots" / "broken_bot.py"), "early"]
+    with ExternalBot(broken, move_time=5.0) as bot:
+        bot.start_hand(game.view(game.turn))
+        with pytest.raises(BotProtocolError, match="when nothing was asked") as caught:
+            bot.choose(game.view(game.turn), list(game.legal_moves))
+        assert not isinstance(caught.value, IllegalBotMoveError)
+
+
+def test_a_v1_bot_that_plays_properly_is_not_held_up_by_the_settling():
+    """The same program without the early line plays a whole hand, and its
+    answers are taken as answers (the settling before the first request
+    waits only until the program has read its input)."""
+    from gostop_core.bots.external import ExternalBot
+    game = Game("casual", 2, seed=3)
+    fine = [sys.executable, str(ROOT / "tests" / "bots" / "broken_bot.py"), "fine"]
+    with ExternalBot(fine, move_time=5.0) as bot:
+        bot.start_hand(game.view(0))
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            move = bot.choose(game.view(game.turn), legal) if game.turn == 0 else legal[-1]
+            assert move in legal
+            game.push(move)

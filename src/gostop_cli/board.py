@@ -33,11 +33,13 @@ from gostop_core.cards import (
     KIND_NAMES, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, MASK_RAIN_BRIGHT,
     MASK_RAIN_RIBBON, MASK_SAKE_CUP, card_index, card_kind, card_month,
 )
+from gostop_core.display import family_target as core_family_target, group_captured
+from gostop_core.korean import card_name_ko
 from gostop_core.scoring import Score, score as score_pile
 
 from gostop_cli.korean import translate
 from gostop_cli.tally import (
-    in_force_text, moved_to_junk, pile_notes, progress_text, uncounted,
+    in_force_text, pile_notes, progress_text, risk_text,
 )
 
 
@@ -66,10 +68,9 @@ KIND_WORD = {"B": "bright", "A": "animal", "R": "ribbon", "J": "junk", "D": "dou
 MONTH_ABBR = ("", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
               "Dec")
 #: What sets a card apart within its kind (the sets it belongs to).
-_SPECIAL = ((MASK_HONGDAN, "red poem", "홍단"), (MASK_CHEONGDAN, "blue", "청단"),
-            (MASK_CHODAN, "grass", "초단"), (MASK_RAIN_RIBBON, "rain", "비"),
-            (MASK_GODORI, "godori bird", "고도리"), (MASK_SAKE_CUP, "sake cup", "국진"),
-            (MASK_RAIN_BRIGHT, "rain", "비광"))
+_SPECIAL = ((MASK_HONGDAN, "red poem"), (MASK_CHEONGDAN, "blue"), (MASK_CHODAN, "grass"),
+            (MASK_RAIN_RIBBON, "rain"), (MASK_GODORI, "godori bird"), (MASK_SAKE_CUP, "sake cup"),
+            (MASK_RAIN_BRIGHT, "rain"))
 PILES = ("brights", "animals", "ribbons", "junk")
 PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D": "junk",
                 "X": "junk"}
@@ -108,19 +109,21 @@ def cards_text(codes: Sequence[str], sep: str = " ") -> Text:
 
 def card_words(code: str, korean: bool = False) -> str:
     """A card in words: its month and kind, and the set it belongs to:
-    ``"Nov double junk"``, ``"Dec bright, rain"``; with ``korean``
-    ``"11월 쌍피"``, ``"12월 광, 비광"``.  A bonus card: ``"bonus, 2 junk"``."""
+    ``"Nov double junk"``, ``"Dec bright, rain"``; with ``korean`` the month and
+    the card's Korean name, ``"11월 오동 쌍피"``, ``"12월 비 광"``.  A bonus card: ``"bonus, 2 junk"``."""
     kind = card_kind(code)
     if kind == "X":
         junk = code[1:]
         return f"보너스 {junk}피" if korean else f"bonus, {junk} junk"
     m = card_month(code)
-    word = KIND_NAMES[kind][1] if korean else KIND_WORD[kind]
-    text = f"{m}월 {word}" if korean else f"{MONTH_ABBR[m]} {word}"
+    if korean:  # the month and the card's own name (gostop_core.korean): 8월 공산 광
+        return f"{m}월 {card_name_ko(code)}"
+    word = KIND_WORD[kind]
+    text = f"{MONTH_ABBR[m]} {word}"
     bit = 1 << card_index(code)
-    for mask, en, ko in _SPECIAL:
+    for mask, en in _SPECIAL:
         if mask & bit:
-            text += f", {ko if korean else en}"
+            text += f", {en}"
             break
     return text
 
@@ -200,10 +203,9 @@ def seat_names(seats: Sequence[str | None]) -> list[str]:
 
 
 def family_target(game: Game | PlayerView) -> int:
-    """Family rules: the card points a player needs to break even."""
-    r = game.rules
-    deck = 5 * r.family_bright + 10 * r.family_ribbon + 9 * r.family_animal
-    return int(deck) // game.players
+    """Family rules: the card points a player needs to break even
+    (:func:`gostop_core.display.family_target`)."""
+    return core_family_target(game.rules, game.players)
 
 
 def goal_text(source: Game | PlayerView, korean: bool = False) -> str:
@@ -330,6 +332,9 @@ def render_board(source: Game | PlayerView, *, seat: int | None = None,
     forced = in_force_text(v, [_t(name, korean) for name in names], korean)
     if forced:
         parts.append(forced)
+    risks = risk_text(v, names, korean)
+    if risks:
+        parts.append(risks)
     parts += pile_notes(v, scores, korean)
     shown = range(n) if open_hands else [v.seat]
     for s in shown:
@@ -452,14 +457,12 @@ def _piles(v: PlayerView, seat: int, sc: Score) -> dict[str, Text]:
     the score moves (9A or 5A counted as junk) stands in the junk column marked
     ``9A→pi``; a card that counts for nothing under the rules (12R where the rain
     ribbon does not count) is marked ``12R*`` (:func:`pile_notes` says why)."""
-    groups: dict[str, list[str]] = {p: [] for p in PILES}
-    moved = moved_to_junk(sc)
-    for code in v.captured[seat].codes():
-        pile = "junk" if code in moved else PILE_OF_KIND[card_kind(code)]
-        groups[pile].append(code)
+    grouped = group_captured(v.captured[seat], v.rules, sc)  # the core's one grouping
+    groups = grouped.piles
+    moved = grouped.as_junk
     counts = {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons,
               "junk": sc.junk}
-    dead = uncounted(v.rules)
+    dead = grouped.uncounted
     out = {}
     for pile in PILES:
         if not groups[pile]:

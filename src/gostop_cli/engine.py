@@ -41,7 +41,7 @@ def engine(spec: str, seed: int) -> None:
     quit or at the end of input."""
     from gostop_core.bots.external import serve, sigterm_closes_bots
     from gostop_core.bots.plugins import resolve_bot
-    from gostop_core.protocol.wire import reader_of
+    from gostop_core.protocol.wire import blocks_of
     try:
         resolved = resolve_bot(spec)
         bot = resolved.make(seed)
@@ -62,8 +62,10 @@ def engine(spec: str, seed: int) -> None:
     sys.setswitchinterval(0.0005)
     try:
         with sigterm_closes_bots():
-            # a capped reader: a line over the cap is skipped, never held whole
-            serve(bot, reader_of(sys.stdin), write, name=resolved.text, log=log)
+            # the input in blocks of whole lines, so that a control line behind a
+            # flood is found without parsing the flood; a line over the cap is
+            # skipped, never held whole
+            serve(bot, blocks_of(sys.stdin), write, name=resolved.text, log=log)
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:

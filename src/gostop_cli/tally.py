@@ -1,8 +1,10 @@
 """What the captured piles of the terminal board are worth, in words: each seat's
 progress toward every score (:func:`progress_text`), the multipliers in force
-(:func:`in_force_text`) and why a card counts otherwise than its kind
-(:func:`pile_notes`).  Pure functions of a :class:`~gostop_core.PlayerView`;
-:mod:`gostop_cli.board` draws them."""
+(:func:`in_force_text`), the baks each seat risks (:func:`risk_text`) and why a
+card counts otherwise than its kind (:func:`pile_notes`).  Pure functions of a
+:class:`~gostop_core.PlayerView`; :mod:`gostop_cli.board` draws them.  Where a
+card counts and which baks a seat risks come from :mod:`gostop_core.display`, as
+on the web table and the SVG boards."""
 
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ from rich.text import Text
 
 from gostop_core import PlayerView, Rules
 from gostop_core.cards import MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN
+from gostop_core.display import bak_risks, uncounted_cards
 from gostop_core.scoring import Score
 
 from gostop_cli.korean import translate
 
-__all__ = ["moved_to_junk", "uncounted", "pile_notes", "progress_text", "in_force_text"]
+__all__ = ["moved_to_junk", "uncounted", "pile_notes", "progress_text", "in_force_text",
+           "risk_text"]
 
 
 def _t(text: str, korean: bool) -> str:
@@ -30,8 +34,9 @@ def moved_to_junk(sc: Score) -> set[str]:
 
 
 def uncounted(rules: Rules) -> set[str]:
-    """Cards that count for nothing in their kind under ``rules``."""
-    return set() if rules.rain_ribbon_counts or rules.family_scoring else {"12R"}
+    """Cards that count for nothing in their kind under ``rules``
+    (:func:`gostop_core.display.uncounted_cards`)."""
+    return set(uncounted_cards(rules))
 
 
 def pile_notes(v: PlayerView, scores: Sequence[Score], korean: bool = False) -> list[Text]:
@@ -114,4 +119,34 @@ def in_force_text(v: PlayerView, names: Sequence[str], korean: bool = False) -> 
         return Text()
     out = Text(_t("In force: ", korean), style="bold magenta")
     out.append(" · ".join(_t(p, korean) for p in parts), style="magenta")
+    return out
+
+
+def _risk_words(name: str, have: int, need: int, you: bool) -> str:
+    if name == "pi_bak":
+        return f"pi-bak (junk {have}/{need})"
+    if name == "gwang_bak":
+        return "gwang-bak (no bright)"
+    if name == "go_bak":
+        return f"go-bak ({have} Go called)"
+    return f"mong-bak (an opponent holds {have} animals)"
+
+
+def risk_text(v: PlayerView, names: Sequence[str], korean: bool = False) -> Text:
+    """The baks each seat would pay if another seat won now
+    (:func:`gostop_core.display.bak_risks`, from the public piles and Go calls):
+    ``At risk: You pi-bak (junk 3/6), gwang-bak (no bright) · Bot 1 go-bak (1 Go
+    called)``; empty when nobody risks one (or the hand is over)."""
+    if v.phase == "over":
+        return Text()
+    parts = []
+    for s in range(v.players):
+        risks = bak_risks(v, s)
+        if risks:
+            parts.append(f"{names[s]} " + ", ".join(
+                _risk_words(r.name, r.have, r.need, names[s] == "You") for r in risks))
+    if not parts:
+        return Text()
+    out = Text(_t("At risk: ", korean), style="bold red")
+    out.append(" · ".join(_t(p, korean) for p in parts), style="red")
     return out

@@ -7,6 +7,7 @@ A :class:`CardSet` wraps such a mask with Python set operations.
 from libc.stdint cimport uint64_t
 
 from gostop_core.errors import CardCodeError, CardTypeError
+from gostop_core.korean import KIND_NAMES_KO, MONTH_NAMES_KO, card_name_ko
 
 # Codes in bit order.  Slot order inside a month follows the rules matrix.
 CARD_CODES = (
@@ -28,68 +29,60 @@ NUM_CARDS = 50
 X2 = 48
 X3 = 49
 
-MONTH_NAMES = (
-    None,
-    ("pine", "송학"), ("plum", "매조"), ("cherry", "벚꽃"), ("wisteria", "흑싸리"),
-    ("iris", "난초"), ("peony", "모란"), ("bush clover", "홍싸리"), ("pampas", "공산"),
-    ("chrysanthemum", "국화"), ("maple", "단풍"), ("paulownia", "오동"), ("rain", "비"),
-)
+# The Korean halves of these names come from the one table of Korean names,
+# gostop_core.korean (the terminal, the web page and the SVG titles use it too).
+MONTH_NAMES = (None,) + tuple(
+    (en, MONTH_NAMES_KO[m]) for m, en in enumerate((
+        "pine", "plum", "cherry", "wisteria",
+        "iris", "peony", "bush clover", "pampas",
+        "chrysanthemum", "maple", "paulownia", "rain"), start=1))
 
-KIND_NAMES = {
-    "B": ("bright", "광"),
-    "A": ("animal", "열끗"),
-    "R": ("ribbon", "띠"),
-    "J": ("junk", "피"),
-    "D": ("double junk", "쌍피"),
-    "X": ("bonus", "보너스"),
-}
+KIND_NAMES = {kind: (en, KIND_NAMES_KO[kind]) for kind, en in (
+    ("B", "bright"), ("A", "animal"), ("R", "ribbon"), ("J", "junk"), ("D", "double junk"),
+    ("X", "bonus"))}
 
-# Full names, English and Korean, in bit order.
+# Full English names of the cards with a name of their own, in bit order.
 _SPECIAL_NAMES = {
-    "1B": ("pine crane bright", "송학 광"),
-    "1R": ("pine red poem ribbon", "송학 홍단"),
-    "2A": ("plum bush warbler (godori)", "매조 꾀꼬리 (고도리)"),
-    "2R": ("plum red poem ribbon", "매조 홍단"),
-    "3B": ("cherry curtain bright", "벚꽃 광"),
-    "3R": ("cherry red poem ribbon", "벚꽃 홍단"),
-    "4A": ("wisteria cuckoo (godori)", "흑싸리 두견새 (고도리)"),
-    "4R": ("wisteria plain ribbon", "흑싸리 초단"),
-    "5A": ("iris bridge", "난초 다리"),
-    "5R": ("iris plain ribbon", "난초 초단"),
-    "6A": ("peony butterflies", "모란 나비"),
-    "6R": ("peony blue ribbon", "모란 청단"),
-    "7A": ("bush clover boar", "홍싸리 멧돼지"),
-    "7R": ("bush clover plain ribbon", "홍싸리 초단"),
-    "8B": ("pampas full moon bright", "공산 광"),
-    "8A": ("pampas geese (godori)", "공산 기러기 (고도리)"),
-    "9A": ("chrysanthemum sake cup", "국화 술잔 (국진)"),
-    "9R": ("chrysanthemum blue ribbon", "국화 청단"),
-    "10A": ("maple deer", "단풍 사슴"),
-    "10R": ("maple blue ribbon", "단풍 청단"),
-    "11B": ("paulownia phoenix bright", "오동 광"),
-    "11D": ("paulownia double junk", "오동 쌍피"),
-    "12B": ("rain bright", "비 광"),
-    "12A": ("rain swallow", "비 제비"),
-    "12R": ("rain ribbon", "비 띠"),
-    "12D": ("rain double junk", "비 쌍피"),
-    "X2": ("bonus card, two junk", "보너스 쌍피"),
-    "X3": ("bonus card, three junk", "보너스 쓰리피"),
+    "1B": "pine crane bright",
+    "1R": "pine red poem ribbon",
+    "2A": "plum bush warbler (godori)",
+    "2R": "plum red poem ribbon",
+    "3B": "cherry curtain bright",
+    "3R": "cherry red poem ribbon",
+    "4A": "wisteria cuckoo (godori)",
+    "4R": "wisteria plain ribbon",
+    "5A": "iris bridge",
+    "5R": "iris plain ribbon",
+    "6A": "peony butterflies",
+    "6R": "peony blue ribbon",
+    "7A": "bush clover boar",
+    "7R": "bush clover plain ribbon",
+    "8B": "pampas full moon bright",
+    "8A": "pampas geese (godori)",
+    "9A": "chrysanthemum sake cup",
+    "9R": "chrysanthemum blue ribbon",
+    "10A": "maple deer",
+    "10R": "maple blue ribbon",
+    "11B": "paulownia phoenix bright",
+    "11D": "paulownia double junk",
+    "12B": "rain bright",
+    "12A": "rain swallow",
+    "12R": "rain ribbon",
+    "12D": "rain double junk",
+    "X2": "bonus card, two junk",
+    "X3": "bonus card, three junk",
 }
 
 
 def _build_names():
     english = []
-    korean = []
     for code in CARD_CODES:
         if code in _SPECIAL_NAMES:
-            en, ko = _SPECIAL_NAMES[code]
+            english.append(_SPECIAL_NAMES[code])
         else:  # plain junk: "1J1" -> "pine junk 1"
             month = int(code.split("J")[0])
-            en = f"{MONTH_NAMES[month][0]} junk {code[-1]}"
-            ko = f"{MONTH_NAMES[month][1]} 피"
-        english.append(en)
-        korean.append(ko)
-    return tuple(english), tuple(korean)
+            english.append(f"{MONTH_NAMES[month][0]} junk {code[-1]}")
+    return tuple(english), tuple(card_name_ko(code) for code in CARD_CODES)
 
 
 CARD_NAMES_EN, CARD_NAMES_KO = _build_names()

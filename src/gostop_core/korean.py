@@ -12,17 +12,57 @@ leave no English sentence behind."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Callable
 
-__all__ = ["translate", "name_ko"]
+__all__ = ["translate", "name_ko", "bot_name_ko", "BOT_NAMES_KO", "MONTH_NAMES_KO", "KIND_NAMES_KO",
+           "card_name_ko"]
 
 
+@lru_cache(maxsize=256)  # every frame names the seats again
 def name_ko(name: str) -> str:
     """``"You"`` -> ``"나"``, ``"Bot 1"`` -> ``"봇 1"``, ``"Bot 1 (best)"`` -> ``"봇 1 (best)"``,
     ``"Player 0"`` -> ``"참가자 0"``."""
     if name == "You":
         return "나"
     return re.sub(r"\bPlayer (\d)", r"참가자 \1", re.sub(r"\bBot (\d)", r"봇 \1", name))
+
+
+#: The built-in bots' names in Korean (``gostop_core.bots.registry.BOT_NAMES``).
+BOT_NAMES_KO = {"random": "무작위", "greedy": "욕심쟁이", "expectimax": "기댓값 탐색",
+                "expectimax-v1": "기댓값 탐색 1판", "best": "최강", "ismcts": "몬테카를로",
+                "learned": "학습", "neural": "신경망", "person": "사람"}
+
+#: Each month's plant, as Korean players name the month's cards (송학 for January).
+MONTH_NAMES_KO = ("", "송학", "매조", "벚꽃", "흑싸리", "난초", "모란", "홍싸리", "공산", "국화",
+                  "단풍", "오동", "비")
+#: The kinds of card in Korean.
+KIND_NAMES_KO = {"B": "광", "A": "열끗", "R": "띠", "J": "피", "D": "쌍피", "X": "보너스"}
+#: The cards with a name of their own (gostop_core.cards builds its Korean names
+#: from this table).
+_CARD_WORDS_KO = {"1R": "홍단", "2A": "꾀꼬리", "2R": "홍단", "3R": "홍단", "4A": "두견새",
+                  "4R": "초단", "5A": "다리", "5R": "초단", "6A": "나비", "6R": "청단",
+                  "7A": "멧돼지", "7R": "초단", "8A": "기러기", "9A": "술잔", "9R": "청단",
+                  "10A": "사슴", "10R": "청단", "12A": "제비", "X2": "보너스 쌍피",
+                  "X3": "보너스 쓰리피"}
+
+
+def card_name_ko(code: str) -> str:
+    """A card's short Korean name, the month's plant and the card: ``"1B"`` ->
+    ``"송학 광"``, ``"2A"`` -> ``"매조 꾀꼬리"``, ``"11D"`` -> ``"오동 쌍피"``, ``"X2"`` ->
+    ``"보너스 쌍피"``."""
+    if code in ("X2", "X3"):
+        return _CARD_WORDS_KO[code]
+    digits = len(code) - len(code.lstrip("0123456789"))
+    month, kind = int(code[:digits]), code[digits]
+    return f"{MONTH_NAMES_KO[month]} {_CARD_WORDS_KO.get(code, KIND_NAMES_KO[kind])}"
+
+
+def bot_name_ko(spec: str) -> str:
+    """A bot's specification with its name in Korean (``greedy`` -> ``욕심쟁이``;
+    settings after the name, ``expectimax:depth=2``, are kept as typed)."""
+    name, sep, settings = spec.partition(":")
+    return BOT_NAMES_KO.get(name, name) + (sep + settings if sep else "")
 
 
 _Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str] | str]
@@ -39,7 +79,10 @@ def translate(text: str) -> str:
     return "\n".join(_line(line) for line in text.split("\n"))
 
 
+@lru_cache(maxsize=4096)
 def _line(line: str) -> str:
+    # cached: a sentence is translated once however many frames carry it (the web
+    # table's frames repeat each event for every seat); the cache is bounded
     body = line.strip()
     if not body:
         return line
@@ -154,6 +197,26 @@ for _pattern, _korean in (
     (r"nobody stopped: the hand is drawn \(nagari\)", "아무도 스톱하지 않음: 나가리"),
     (r"the stock is gone: card points against the break-even target",
      "더미가 떨어짐: 패 점수를 본전과 비교"),
+    # the engine's own event sentences (gostop_core.events.Event.describe)
+    (rf"{_WHO} played (?P<c>{_C})", r"\g<who>: \g<c> 냄"),
+    (rf"{_WHO} captured (?P<t>{_CS})", r"\g<who>: \g<t> 먹음"),
+    (rf"{_WHO} took (?P<c>{_C}) from (?P<v>Bot \d|Seat \d|You)", r"\g<who>: \g<v>에게서 \g<c> 뺏음"),
+    (rf"{_WHO} banked bonus card (?P<c>{_C})", r"\g<who>: 보너스 패 \g<c> 냄"),
+    (rf"{_WHO} dropped a bomb of month (?P<m>\d+) \((?P<b>{_CS})\)", r"\g<who>: \g<m>월 폭탄 (\g<b>)"),
+    (rf"{_WHO} has a flip-only turn", r"\g<who>: 뒤집기만 하는 차례"),
+    (rf"{_WHO} called Go \((?P<n>\d+)\)", r"\g<who>: 고 (\g<n>고)"),
+    (rf"{_WHO} stopped \(last turn: automatic\)", r"\g<who>: 스톱 (마지막 차례라 자동)"),
+    (rf"{_WHO} stopped", r"\g<who>: 스톱"),
+    (rf"{_WHO}'s turn ends", r"\g<who>: 차례 끝"),
+    (rf"{_WHO} shook month (?P<m>\d+) \((?P<b>{_CS})\)", r"\g<who>: \g<m>월 흔들기 (\g<b>)"),
+    (rf"{_WHO} receives (?P<n>\d+) chip\(s\) from each opponent \((?P<why>[a-z_]+)\)",
+     lambda m: f"{name_ko(m.group('who'))}: 상대마다 칩 {m.group('n')}개 받음 ("
+               + _CHIP_REASONS_KO.get(m.group("why"), m.group("why")) + ")"),
+    (rf"{_WHO} asks for a showdown: it holds (?P<c>{_C}), another player's win-card",
+     r"\g<who>: \g<c>을(를) 쥐고 쇼다운을 청함 (다른 사람의 날 패)"),
+    (r"every hand is played out and nobody stopped: the hand is drawn \(nagari\)",
+     "모든 패를 다 냈고 아무도 스톱하지 않음: 나가리"),
+    (r"everyone received the showdown: the hand is drawn \(nagari\)", "모두 쇼다운을 받음: 나가리"),
     # the menus
     (rf"play (?P<c>{_C}) \((?P<w>[^)]*)\), take (?P<t>.+)", r"\g<c> (\g<w>) 내고 \g<t> 먹기"),
     (rf"place (?P<c>{_C}) \((?P<w>[^)]*)\) on (?P<t>{_C}) \((?P<u>[^)]*)\), captured after the flip",
@@ -264,6 +327,7 @@ for _pattern, _korean in (
     (r"Pts = card points \(\+ set bonus\)  D = dealer  ▶ = to play",
      "점수 = 패 점수 (+ 세트 보너스)  D = 선  ▶ = 칠 차례"),
     (r"In force:", "배수:"),
+    (r"At risk:", "박 위험:"),
     (r"12R\*: the rain ribbon counts toward no ribbon score under (?P<p>\S+) rules",
      r"12R*: \g<p> 규칙에서 비띠는 띠 점수에 들지 않음"),
     (r"9A→pi: the sake cup counts as (?P<n>\d) junk, not as an animal \(it scores more so\)",
@@ -310,6 +374,10 @@ for _pattern, _korean in (
 ):
     _rule(_pattern, _korean)
 
+#: Why special chips are paid (gostop_core.movegen.CHIP_REASON_NAMES), in Korean.
+_CHIP_REASONS_KO = {"first_turn_ppeok": "첫 차례 뻑", "first_turn_capture": "첫 차례 따먹기",
+                    "three_ppeok": "세 번째 뻑", "chongtong": "총통", "gwangpalli": "광팔이"}
+
 #: The settlement's reasons (as the Stop line of a menu names them) in Korean.
 _REASONS_KO = {"shake": "흔들기", "bomb": "폭탄", "nagari": "나가리", "double-joker": "조커",
                "gwang-bak": "광박", "gwang-bak-plus-two": "광박 +2", "pi-bak": "피박",
@@ -318,6 +386,10 @@ _REASONS_KO = {"shake": "흔들기", "bomb": "폭탄", "nagari": "나가리", "d
 
 # pieces inside a translated line (suffixes of the menus, words of the board)
 _FRAGMENTS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [(re.compile(p), k) for p, k in (
+    # the baks at risk (gostop_cli.tally.risk_text)
+    (r"pi-bak \(junk (\d+)/(\d+)\)", r"피박 (피 \1/\2)"),
+    (r"go-bak \((\d+) Go called\)", r"고박 (\1고)"),
+    (r"mong-bak \(an opponent holds (\d+) animals\)", r"멍박 (상대 열끗 \1장)"),
     (r" \+ 1 junk from each opponent", " + 상대마다 피 1장"),
     (r" \(\+1 junk from each opponent\)", " (+상대마다 피 1장)"),
     (r"; doubles your payment like a shake", "; 흔들기처럼 두 배"),

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gostop_core import Rules, preset_names, svg
 from gostop_core.cards import CARD_CODES
+from gostop_core.korean import BOT_NAMES_KO, card_name_ko
 from gostop_web.botspecs import BotPolicy, BotRefused
 from gostop_web.connection import WsConnection
 from gostop_web.messages import MAX_MESSAGE_BYTES, MessageError, parse_message, table_request
@@ -149,7 +150,10 @@ class Routes:
             out.append({"name": name, "players": list(rules.allowed_players()),
                         "go_stop": bool(rules.go_stop)})
         return JSONResponse({"presets": out, "bots": self.policy.offered(),
-                             "hint": self.hint is not None, "replay": self.replay is not None})
+                             "hint": self.hint is not None, "replay": self.replay is not None,
+                             # the Korean names the page writes beside the codes
+                             "card_names_ko": {c: card_name_ko(c) for c in CARD_CODES},
+                             "bot_names_ko": dict(BOT_NAMES_KO)})
 
     async def create_table(self, request: Request) -> Response:
         if not origin_ok(request.headers):
@@ -211,11 +215,12 @@ class Routes:
 
     async def card(self, request: Request) -> Response:
         code = request.path_params["code"]
+        korean = request.query_params.get("lang") == "ko"  # the title's language
         # the package's own drawings (gostop_core.svg): no image file from outside
         if code == "back":
             body = svg.back(size=CARD_PICTURE_WIDTH)
         elif code in CARD_CODES:
-            body = svg.card(code, size=CARD_PICTURE_WIDTH)
+            body = svg.card(code, size=CARD_PICTURE_WIDTH, korean=korean)
         else:
             return PlainTextResponse("no such card", 404)
         return Response(body, media_type="image/svg+xml",

@@ -8,7 +8,7 @@ from typing import Any
 
 from gostop_core import GoStopError, Record
 from gostop_core.records import load_records, start_game
-from gostop_web.state import outcome_state, public_events, view_state
+from gostop_web.state import korean_names, outcome_state, public_events, view_state
 
 __all__ = ["ReplayLibrary", "MAX_REPLAY_RECORDS"]
 
@@ -70,11 +70,13 @@ class ReplayLibrary:
             return {"decision": decision, "seat": seat, "view": state,
                     "hands": [game.hand(p).codes() for p in range(game.players)],
                     "events": public_events(events, None, names),
-                    "outcome": outcome_state(outcome, names) if outcome is not None else None}
+                    "outcome": (None if outcome is None
+                                else outcome_state(outcome, names, game.view(mover)))}
 
         frames = [frame(None, None, game.deal_events())]
         for d in rec.decisions:
             before = len(game.events())
             game.push(d.move)
             frames.append(frame(d.move, d.seat, game.events()[before:]))
-        return {"names": names, "rules": rec.rules, "players": rec.players, "frames": frames}
+        return {"names": names, "names_ko": korean_names(names), "rules": rec.rules,
+                "players": rec.players, "frames": frames}

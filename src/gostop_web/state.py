@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from gostop_core import Event, Outcome, PlayerView
+from gostop_core import Event, Move, Outcome, PlayerView
 from gostop_core.cards import (
-    MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index,
-    card_kind,
+    MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index, card_month,
 )
-from gostop_core.korean import name_ko, translate
-from gostop_core.scoring import score as score_pile
+from gostop_core.bots.analysis import payout_unit
+from gostop_core.display import PILES, bak_risks, group_captured, multipliers_in_force
+from gostop_core.korean import bot_name_ko, name_ko, translate
 
-__all__ = ["view_state", "public_events", "outcome_state", "korean_names", "PILES", "SETS"]
+from gostop_web.report import bak_words, hand_report, head_lines, multiplier_words
 
-#: The captured piles, in the order a table shows them.
-PILES = ("brights", "animals", "ribbons", "junk")
-_PILE_OF_KIND = {"B": "brights", "A": "animals", "R": "ribbons", "J": "junk", "D": "junk",
-                 "X": "junk"}
+__all__ = ["view_state", "seat_states", "public_events", "outcome_state", "korean_names",
+           "move_options", "PILES", "SETS"]
+
 #: The sets whose progress is shown: name -> the cards of the set.
 SETS = (("godori", MASK_GODORI), ("hongdan", MASK_HONGDAN), ("cheongdan", MASK_CHEONGDAN),
         ("chodan", MASK_CHODAN))
@@ -41,14 +40,8 @@ def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
     how far it is along each set."""
     rules = view.rules
     codes = view.captured[seat].codes()
-    sc = score_pile(view.captured[seat], rules)
-    groups: dict[str, list[str]] = {p: [] for p in PILES}
-    for code in codes:
-        pile = _PILE_OF_KIND[card_kind(code)]
-        # a card counted in another pile is shown where it counts
-        if (code == "9A" and sc.sake_cup_as_junk) or (code == "5A" and sc.bridge_as_junk):
-            pile = "junk"
-        groups[pile].append(code)
+    grouped = group_captured(view.captured[seat], rules)  # the core's one grouping
+    sc = grouped.score
     mask = _mask(codes)
     sets = []
     for name, set_mask in SETS:
@@ -62,7 +55,9 @@ def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
     goals = {"brights": 3, "animals": rules.animal_min, "ribbons": rules.ribbon_min,
              "junk": rules.junk_min}
     return {
-        "piles": {p: groups[p] for p in PILES},
+        "piles": {p: list(grouped.piles[p]) for p in PILES},
+        "as_junk": sorted(grouped.as_junk),
+        "uncounted": sorted(grouped.uncounted),
         "counts": {"brights": sc.brights, "animals": sc.animals, "ribbons": sc.ribbons,
                    "junk": sc.junk},
         "goals": goals,
@@ -75,13 +70,11 @@ def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
     }
 
 
-def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
-    """The JSON-ready state of ``view``.  With ``own_hand=False`` (a watcher) the
-    seat's hand and its Stop value are left out, so what remains is public."""
-    rules = view.rules
-    n = view.players
+def seat_states(view: PlayerView) -> list[dict[str, Any]]:
+    """Every seat's public state (counts, calls, captured piles, multipliers, baks):
+    the same in every seat's view of one position, so a broadcast builds it once."""
     seats = []
-    for q in range(n):
+    for q in range(view.players):
         seats.append({
             "seat": q,
             "hand_count": view.hand_counts[q],
@@ -93,11 +86,27 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
             "flip_only": view.flip_only[q],
             "sits_out": view.sitter == q,
             "captured": _pile_state(view, q),
+            "multiplier": _multiplier_state(view, q),
+            "baks": _bak_state(view, q),
         })
+    return seats
+
+
+def view_state(view: PlayerView, *, own_hand: bool = True,
+               seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The JSON-ready state of ``view``.  With ``own_hand=False`` (a watcher) the
+    seat's hand and its Stop value are left out, so what remains is public.
+    ``seats`` is :func:`seat_states` of a view of the same position, when the
+    caller has it already."""
+    rules = view.rules
+    n = view.players
+    if seats is None:
+        seats = seat_states(view)
     stop = view.stop_value if own_hand else None
     return {
         "rules": rules.preset,
         "go_stop": bool(rules.go_stop),
+        "unit": payout_unit(rules),  # what a hand pays: points, chips or balance
         "family": bool(rules.family_scoring),
         "threshold": rules.threshold(n) if rules.go_stop else None,
         "players": n,
@@ -107,6 +116,7 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
         "phase": view.phase,
         "turns": view.turns,
         "field": view.field.codes(),
+        "field_groups": _field_groups(view),
         "hand": view.hand.codes() if own_hand else None,
         "flip_card": view.flip_card,
         "played_card": view.played_card,
@@ -120,6 +130,71 @@ def view_state(view: PlayerView, *, own_hand: bool = True) -> dict[str, Any]:
         "showdown_caller": view.showdown_caller,
         "showdown_card": view.showdown_card,
     }
+
+
+def _field_groups(view: PlayerView) -> list[dict[str, Any]]:
+    """The field by month, in month order (the bonus cards last): a month with three
+    cards where the rules keep stacks is one ppeok stack (a bonus card stacked with
+    it goes with it), drawn as one pile and taken whole by the fourth card."""
+    months: dict[int, list[str]] = {}
+    for code in view.field.codes():
+        month = card_month(code)
+        if month == 0 and code in view.stack_bonus:
+            month = view.stack_bonus[code]
+        months.setdefault(month or 13, []).append(code)
+    out = []
+    for month in sorted(months):
+        codes = months[month]
+        month_cards = [c for c in codes if card_month(c)]
+        out.append({"month": month if month <= 12 else None, "cards": codes,
+                    "stack": bool(view.rules.field_stacks) and len(month_cards) == 3})
+    return out
+
+
+#: The words of the moves that are buttons, in English and in Korean.
+_MOVE_WORDS = {"go": ("Go", "고"), "stop": ("Stop", "스톱"), "fliponly": ("Flip only", "뒤집기만"),
+               "accept": ("Receive the showdown", "쇼다운 받기"), "refuse": ("Refuse", "거절")}
+
+
+def move_options(moves: Iterable[Move]) -> list[dict[str, Any]]:
+    """What the page needs of each legal move, so that it parses no notation: the
+    move's text (sent back as it is), its kind, the card played (or banked, or
+    shown in a showdown), the field card it takes, the month of a shake or a bomb,
+    and a label in English and in Korean."""
+    out = []
+    for move in moves:
+        kind = move.kind
+        if kind in _MOVE_WORDS:
+            en, ko = _MOVE_WORDS[kind]
+        elif kind in ("shake", "bomb"):
+            word = {"shake": ("Shake", "흔들기"), "bomb": ("Bomb", "폭탄")}[kind]
+            en, ko = f"{word[0]} {move.month}", f"{word[1]} {move.month}월"
+        elif kind == "showdown":
+            en, ko = f"Showdown with {move.card}", f"쇼다운: {move.card}"
+        else:  # a card played, banked or flipped: the page shows the cards themselves
+            en = ko = str(move)
+        out.append({"move": str(move), "kind": kind, "card": move.card, "target": move.target,
+                    "month": move.month, "label": en, "label_ko": ko})
+    return out
+
+
+def _multiplier_state(view: PlayerView, seat: int) -> dict[str, Any]:
+    """What multiplies the payment to ``seat`` if it wins now, with the total
+    (months shown once each, nagari, jokers), in both languages."""
+    force = multipliers_in_force(view, seat)
+    return {"total": force.total, "parts": [p.reason for p in force.parts],
+            "text": multiplier_words(force, korean=False),
+            "text_ko": multiplier_words(force, korean=True)}
+
+
+def _bak_state(view: PlayerView, seat: int) -> list[dict[str, Any]]:
+    """The baks ``seat`` would pay if another seat won now (public: its pile and
+    Go calls), each with its words in both languages."""
+    if view.phase == "over":
+        return []
+    return [{"name": r.name, "have": r.have, "need": r.need,
+             "text": bak_words(r, korean=False),
+             "text_ko": bak_words(r, korean=True)} for r in bak_risks(view, seat)]
 
 
 def _jsonable(value: Any) -> Any:
@@ -150,12 +225,15 @@ def public_events(events: Iterable[Event], seat: int | None,
     return out
 
 
-def outcome_state(outcome: Outcome, names: list[str]) -> dict[str, Any]:
-    """The hand-over: the engine's outcome and the same report the terminal shows
-    (:meth:`Outcome.report`)."""
+def outcome_state(outcome: Outcome, names: list[str], view: PlayerView) -> dict[str, Any]:
+    """The hand-over: the engine's outcome and the report in the preset's terms
+    (:func:`gostop_web.report.hand_report`), in English and in Korean; ``view`` is
+    a view of the finished hand (any seat's: the piles are public by then)."""
     d = _jsonable(outcome.as_dict())
-    d["report"] = outcome.report(names)
-    d["report_ko"] = in_korean(lambda who: outcome.report(who), names)
+    d["report"] = hand_report(outcome, view, names)
+    d["report_ko"] = hand_report(
+        outcome, view, korean_names(names), korean=True,
+        head=lambda: in_korean(lambda who: head_lines(outcome, who), names))
     return d
 
 
@@ -182,5 +260,14 @@ def in_korean(render, names: list[str] | None):
 
 
 def korean_names(names: list[str] | None) -> list[str] | None:
-    """Seat names as the Korean screens write them (``Player 0`` -> ``참가자 0``)."""
-    return None if names is None else [name_ko(n) for n in names]
+    """Seat names as the Korean screens write them (``Player 0`` -> ``참가자 0``,
+    ``Bot 1 (greedy)`` -> ``봇 1 (욕심쟁이)``)."""
+    if names is None:
+        return None
+    out = []
+    for name in names:
+        head, sep, spec = name.partition(" (")
+        if sep and spec.endswith(")"):  # "Bot 1 (spec)": the bot's name in Korean
+            name = f"{head} ({bot_name_ko(spec[:-1])})"
+        out.append(name_ko(name))
+    return out

@@ -31,7 +31,9 @@ from gostop_core.bots import Bot, GreedyBot, make_bot
 from gostop_core.bots.analysis import payout_unit
 from gostop_core.driver import BotForfeit, HandDriver
 from gostop_core.records import Seat, record_from_game
-from gostop_web.state import korean_names, outcome_state, public_events, view_state
+from gostop_web.state import (
+    korean_names, move_options, outcome_state, public_events, seat_states, view_state,
+)
 
 __all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
            "HintFunction", "MAX_RECORDS", "MAX_WATCHERS", "BOT_MOVE_SECONDS"]
@@ -61,6 +63,16 @@ class Connection(Protocol):
     closed: bool
 
     def send_nowait(self, data: Any) -> None: ...
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+#: Where a frame's seats go before they are spliced in: a string no frame holds
+#: otherwise (a NUL never reaches a frame), as JSON writes it.
+_SEATS_MARK = "\0seats\0"
+_SEATS_MARK_JSON = _dumps(_SEATS_MARK)
 
 
 @dataclass
@@ -215,16 +227,30 @@ class Table:
         live = {c.seat for c in self.connections if not c.closed}
         return [s.is_bot or s.index in live for s in self.seats]
 
-    def state_for(self, seat: int | None, events: list | None = None) -> dict[str, Any]:
-        """The frame for a connection of ``seat`` (``None``: a watcher)."""
+    def state_for(self, seat: int | None, events: list | None = None,
+                  shared: dict | None = None) -> dict[str, Any]:
+        """The frame for a connection of ``seat`` (``None``: a watcher).  ``shared``
+        keeps what every seat's frame of this position has in common (the seats'
+        public states), for the other frames of one broadcast."""
         g = self.game
         view = g.view(0 if seat is None else seat)
-        state = view_state(view, own_hand=seat is not None)
+        if shared is not None and "seats" not in shared:
+            shared["seats"] = seat_states(view)
+        state = view_state(view, own_hand=seat is not None,
+                           seats=None if shared is None else shared["seats"])
         over = g.is_over()
-        legal: list[str] = []
+        moves: list = []
         if seat is not None and not over and g.turn == seat and not self.seats[seat].is_bot:
-            legal = [str(m) for m in g.legal_moves]
+            moves = list(g.legal_moves)
         outcome = g.outcome() if over else None
+        if outcome is not None and shared is not None:  # the report, once a broadcast
+            if "outcome" not in shared:
+                shared["outcome"] = outcome_state(outcome, self.names, view)
+            outcome_frame = shared["outcome"]
+        elif outcome is not None:
+            outcome_frame = outcome_state(outcome, self.names, view)
+        else:
+            outcome_frame = None
         return {
             "type": "state",
             "table": self.id,
@@ -237,10 +263,11 @@ class Table:
             "moves": len(g.move_stack),  # decisions so far this hand (public)
             "ledger": list(self.match.ledger),
             "view": state,
-            "legal": legal,
+            "legal": [str(m) for m in moves],
+            "legal_moves": move_options(moves),  # what the page needs of each move
             "events": public_events(self.last_events if events is None else events, seat,
                                     self.names),
-            "outcome": outcome_state(outcome, self.names) if outcome else None,
+            "outcome": outcome_frame,
             "records": len(self.records),
         }
 
@@ -248,15 +275,24 @@ class Table:
         """Queue every connection the frame of its own seat (built and encoded
         once per seat; never waits for a socket)."""
         frames: dict[int | None, str] = {}
+        shared: dict = {}  # the public part, built once for every seat's frame
         for conn in list(self.connections):
             if conn.closed:
                 self.connections.discard(conn)
                 continue
             frame = frames.get(conn.seat)
             if frame is None:
-                frame = frames[conn.seat] = json.dumps(
-                    self.state_for(conn.seat), ensure_ascii=False, separators=(",", ":"))
+                frame = frames[conn.seat] = self._frame_text(conn.seat, shared)
             conn.send_nowait(frame)
+
+    def _frame_text(self, seat: int | None, shared: dict) -> str:
+        """:meth:`state_for` as JSON text; the seats' public state, the same in
+        every frame of a broadcast, is encoded once and spliced in."""
+        state = self.state_for(seat, shared=shared)
+        if "seats_json" not in shared:
+            shared["seats_json"] = _dumps(shared["seats"])
+        state["view"]["seats"] = _SEATS_MARK  # view_state made this dict for this frame
+        return _dumps(state).replace(_SEATS_MARK_JSON, shared["seats_json"], 1)
 
     async def play(self, seat: int, text: str, turn: int | None = None) -> None:
         """A person's decision.  Raises :class:`TableError` (and changes nothing)

@@ -12,7 +12,8 @@ sleeping grandchild, then hangs), wrong-id (answers version 2 requests with
 another id), leak (plays properly but starts a sleeping child that calls
 setsid(), and leaves it running when it quits), sleep (answers each request after its time_ms plus two seconds), tokenless
 (plays properly but leaves a grandchild that called setsid(), dropped the token
-and was orphaned at once).
+and was orphaned at once), early (writes the move 1B as it starts, before it
+reads anything, then plays properly).
 With the prefix v2- it speaks protocol version 2 until it misbehaves (ready
 choosing gostop-bot/2, readyok, replies with ids; ``v2-fine`` never
 misbehaves).  With MARKER (a file path), it misbehaves only when the file does not exist yet,
@@ -45,6 +46,10 @@ def note_pid(pid):
 
 
 note_pid(os.getpid())
+if mode == "early":
+    # a line before any request (before it has read a thing), then proper play
+    print("1B", flush=True)
+    mode = "fine"
 if mode == "tokenless":
     # plays properly, but leaves a grandchild behind that called setsid(),
     # dropped GOSTOP_BOT_TOKEN and was orphaned at once (its parent exits)

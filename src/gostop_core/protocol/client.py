@@ -141,6 +141,9 @@ class SimpleEngine:
         self.features: frozenset[str] = frozenset()
         self._next_id = 1
         self._closed = False
+        # until the first request: the program may still be starting, and a
+        # line it writes before reading anything must not pass for an answer
+        self._requested = False
 
     # ---- starting
     @classmethod
@@ -432,9 +435,16 @@ class SimpleEngine:
         view, moves = _view_and_legal(position, legal)
         if not moves:
             raise ValueError("no legal move to choose from")
-        self.drain()
         names = [str(m) for m in moves]
         wait = timeout if timeout is not None else (limit.wait() or self.timeout) + GRACE
+        # what the program wrote before it read this request is unasked (a
+        # version 1 answer has no id to tell): before the first request, wait
+        # until it has read what was sent (the time counts against the move)
+        settling = time.monotonic()
+        self.transport.settle(wait, sent=not self._requested)
+        self._requested = True
+        wait = max(0.0, wait - (time.monotonic() - settling))
+        self.drain()
         started = time.monotonic()
         if self.protocol == wire.PROTOCOL_V2:
             id = self._new_id()

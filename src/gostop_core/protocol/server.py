@@ -18,11 +18,10 @@ settings as options, analysis and stop (``gostop_core.bots.external``).
 from __future__ import annotations
 
 import heapq
-import json
-import math
 import queue
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -32,10 +31,14 @@ from gostop_core.moves import Move, RankedMove
 from gostop_core.protocol import wire
 from gostop_core.protocol.positions import (legal_moves_of_view, replay_position, replay_view,
                                             state_of_position, state_of_view)
+from gostop_core.protocol.outbox import MAX_WAITING, Outbox
+from gostop_core.protocol.requests import (MIN_SHARE_MS, ParsedMessage, echo_id,
+                                           parse_message, time_budget_ms)
+from gostop_core.protocol.reader import MAX_READ_AHEAD, InputReader, ReadAhead
 from gostop_core.protocol.wire import MessageError, Option, TooLong
 
 __all__ = ["EngineBackend", "BotBackend", "SearchResult", "RankedEntry", "serve",
-           "time_budget_ms", "outcome_from_dict", "engine_name"]
+           "time_budget_ms", "MIN_SHARE_MS", "outcome_from_dict", "engine_name"]
 
 
 engine_name = wire.engine_name
@@ -121,26 +124,6 @@ class BotBackend(EngineBackend):
         return SearchResult(self.bot.choose(view, list(legal)))
 
 
-#: The smallest share of a clock one move is given (unless less than twice
-#: that is left): below it, the pipe and the process alone would miss it.
-MIN_SHARE_MS = 20.0
-
-
-def time_budget_ms(message: dict, id: Any = None) -> float | None:
-    """The time to use for one move: ``time_ms``, or a share of the clock
-    (``remaining_ms``, ``increment_ms``): a twentieth of what is left plus
-    three quarters of the increment, at least :data:`MIN_SHARE_MS`, and never
-    more than half of what is left.  None when the message gives no limit."""
-    per_move = wire.validate_time(message, "time_ms", id)
-    remaining = wire.validate_time(message, "remaining_ms", id)
-    increment = wire.validate_time(message, "increment_ms", id) or 0.0
-    budget = per_move
-    if remaining is not None:
-        share = min(max(remaining / 20 + 0.75 * increment, MIN_SHARE_MS), remaining / 2)
-        budget = share if budget is None else min(budget, share)
-    return budget
-
-
 #: The features ``gostop engine`` may announce in ``ready``: it computes the
 #: legal moves itself (a request may carry only a view; a given list is
 #: checked), and, serving a searching bot, it analyses (``analyse``, ``stop``).
@@ -155,6 +138,14 @@ DEADLINE_SHARE = 0.7
 #: ways, the driver's own reading and a wake-up delayed by a loaded machine,
 #: which do not shrink with the limit.
 OVERHEAD_MS = 4.0
+#: The deadline thread wakes at least this often (seconds) when idle, and
+#: each timed wake-up measures how late it came: twice the largest of the
+#: last :data:`WAKE_SAMPLES` delays is kept back from every deadline too
+#: (the engine's own wake-up, and the driver's, taken to be alike), at most
+#: :data:`MAX_MARGIN_MS`.
+PROBE_S = 0.02
+WAKE_SAMPLES = 50
+MAX_MARGIN_MS = 40.0
 
 
 def outcome_from_dict(data: Any) -> Outcome:
@@ -185,172 +176,26 @@ _NEEDS_ID = ("request", "analyse", "state", "setoption")
 
 
 @dataclass
-class _Parsed:
-    """One driver message, its fields checked by type (the values themselves,
-    a position say, are read by the worker).  Nothing of the server's own
-    state lives here: an unknown field of the message is simply not copied."""
-
-    kind: str
-    id: Any
-    received: float
-    position: str | None = None
-    view: str | None = None
-    moves: list[str] | None = None
-    stock: list[str | None] | None = None
-    legal: list[str] | None = None
-    seat: int | None = None
-    budget: float | None = None
-    name: str | None = None
-    value: Any = None
-    outcome: Any = None
-
-
-@dataclass
 class _Job:
     """The server's state of one message in flight: its place in the order of
     answers, whether it has been answered, and the fallback move."""
 
-    request: _Parsed
+    request: ParsedMessage
     seq: int
     deadline: float | None = None
     answered: bool = False
     started: bool = False
+    view: PlayerView | None = None
+    legal: list[Move] | None = None
     fallback: Move | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-def _shown(value: Any) -> str:
-    """A value as the driver wrote it (JSON), cut short."""
-    try:
-        return json.dumps(value)[:40]
-    except (TypeError, ValueError):
-        return repr(value)[:40]
-
-
-def _echo_id(message: dict) -> Any:
-    """The id to put on an error reply: the one given when it is a JSON scalar
-    a reader can compare, else None."""
-    value = message.get("id")
-    if isinstance(value, bool) or value is None:
-        return value if isinstance(value, bool) else None
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        return value
-    if isinstance(value, str) and len(value) <= wire.MAX_ID_LENGTH:
-        return value
-    return None
-
-
-def _parse(message: dict, received: float) -> _Parsed:
-    """The typed form of a message (raises :class:`MessageError`)."""
-    kind = message["type"]
-    id = wire.validate_id(message, required=False)
-    parsed = _Parsed(kind, id, received)
-    if kind in ("request", "analyse", "state"):
-        has_position = "position" in message
-        has_view = "view" in message
-        if has_position and has_view:
-            raise MessageError(f"{kind}: give a view or a position, not both: "
-                               "\"view\" and \"position\"", id)
-        if has_position:
-            position = message["position"]
-            if not isinstance(position, str) or len(position) > 4096:
-                raise MessageError(f"{kind}: \"position\" must be a position string: "
-                                   f"{_shown(position)}", id)
-            parsed.position = position
-        elif has_view:
-            view = message["view"]
-            if not isinstance(view, str) or len(view) > 4096:
-                raise MessageError(f"{kind}: \"view\" must be a view string: "
-                                   f"{_shown(view)}", id)
-            parsed.view = view
-        else:
-            raise MessageError(f"{kind}: missing \"view\" or \"position\": none given", id)
-        parsed.moves = wire.validate_moves(message, "moves", id)
-        if "stock" in message:
-            stock = message["stock"]
-            if not isinstance(stock, list) or len(stock) > wire.MAX_LIST or not all(
-                    c is None or (isinstance(c, str) and len(c) <= 8) for c in stock):
-                raise MessageError(f"{kind}: \"stock\" must be a list of card codes or null: "
-                                   f"{_shown(stock)}", id)
-            parsed.stock = stock
-        parsed.legal = wire.validate_moves(message, "legal", id)
-        if "seat" in message and message["seat"] is not None:
-            seat = message["seat"]
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 8:
-                raise MessageError(f"{kind}: \"seat\" must be a seat number: "
-                                   f"{_shown(seat)}", id)
-            parsed.seat = seat
-        if kind != "state":
-            parsed.budget = time_budget_ms(message, id)
-    elif kind == "setoption":
-        name = message.get("name")
-        if not isinstance(name, str) or len(name) > 64:
-            raise MessageError(f"setoption: \"name\" must be an option name: "
-                               f"{_shown(name)}", id)
-        if "value" not in message:
-            raise MessageError(f"setoption: missing \"value\": option {name}", id)
-        parsed.name, parsed.value = name, message["value"]
-    elif kind in ("newhand", "end"):
-        view = message.get("view")
-        if not isinstance(view, str) or len(view) > 4096:
-            raise MessageError(f"{kind}: \"view\" must be a view string: "
-                               f"{_shown(view)}", id)
-        parsed.view = view
-        parsed.outcome = message.get("outcome")
-    return parsed
-
-
-class _Outbox:
-    """Answers written in the order their messages were read: a finished
-    answer waits (as its encoded line) until every earlier one is written."""
-
-    def __init__(self, write_line: Callable[[str], None]):
-        self._write_line = write_line
-        self._lock = threading.Lock()
-        self._next = 0
-        self._issued = 0
-        self._waiting: dict[int, str | None] = {}
-
-    def reserve(self) -> int:
-        with self._lock:
-            seq = self._issued
-            self._issued += 1
-            return seq
-
-    def at_once(self, message: dict) -> None:
-        """A line out of turn (``readyok``, ``ready``)."""
-        line = wire.encode(message)
-        with self._lock:
-            self._write_line(line)
-
-    def is_next(self, seq: int) -> bool:
-        with self._lock:
-            return seq == self._next
-
-    def progress(self, seq: int, message: dict) -> None:
-        """An ``info`` line of answer ``seq``: written when it is next, else dropped."""
-        line = wire.encode(message)
-        with self._lock:
-            if seq == self._next:
-                self._write_line(line)
-
-    def finish(self, seq: int, message: dict | None) -> None:
-        """Answer ``seq`` (None: the message gets no answer)."""
-        line = None if message is None else wire.encode(message)
-        with self._lock:
-            self._waiting[seq] = line
-            while self._next in self._waiting:
-                out = self._waiting.pop(self._next)
-                self._next += 1
-                if out is not None:
-                    self._write_line(out)
 
 
 class _Server:
     def __init__(self, backend: EngineBackend, write_line: Callable[[str], None],
                  log: Callable[[str], None], max_queue: int = MAX_QUEUE):
         self.backend = backend
-        self.out = _Outbox(write_line)
+        self.out = Outbox(write_line, MAX_WAITING)
         self.log = log
         self.version = wire.PROTOCOL_V1
         self.jobs: queue.Queue = queue.Queue(maxsize=max_queue)
@@ -363,6 +208,30 @@ class _Server:
         self.deadlines: list[tuple[float, int, _Job]] = []
         self.deadline_cv = threading.Condition()
         self.closing = False
+        # how late the deadline thread's timed wake-ups came, in ms (the last few)
+        self.wake_delays: deque[float] = deque(maxlen=WAKE_SAMPLES)
+    # ---- control lines, served at once
+    def _stop_running(self) -> None:
+        with self.current_lock:
+            running = self.current
+        if running is not None and running.request.kind in ("request", "analyse"):
+            self.backend.stop()
+
+    def _ready_ok(self, id: Any) -> None:
+        reply: dict = {"type": "readyok"}
+        if id is not None:
+            reply["id"] = id
+        self.out.at_once(reply)
+
+    # ---- the parsing: every line but the control ones served, in the order read
+    def parse(self, reader: InputReader) -> bool:
+        """Serve the lines the reader passed on, in order: True at the end of
+        the input, False at quit."""
+        for line, read in reader.lines():
+            self.out.wait_for_room()
+            if not self.dispatch(line, read):
+                return False
+        return True
 
     # ---- answers
     def _error(self, id: Any, text: str) -> dict:
@@ -371,7 +240,9 @@ class _Server:
         return wire.error_message(id, text)
 
     def _release(self, job: _Job) -> None:
-        id = job.request.id
+        self._release_id(job.request.id)
+
+    def _release_id(self, id: Any) -> None:
         if id is not None:
             with self.in_flight_lock:
                 self.in_flight.discard(id)
@@ -387,11 +258,12 @@ class _Server:
         return True
 
     # ---- reading
-    def dispatch(self, line: str | TooLong) -> bool:
-        """Handle one line; False at quit."""
+    def dispatch(self, line: str | TooLong, received: float | None = None) -> bool:
+        """Handle one line (read at ``received``, by default now); False at quit."""
         if isinstance(line, str) and not line.strip():
             return True
-        received = time.monotonic()
+        if received is None:
+            received = time.monotonic()
         try:
             message = wire.decode(line)
         except MessageError as exc:
@@ -401,41 +273,35 @@ class _Server:
         if kind == "quit":
             return False
         if kind == "stop":
-            with self.current_lock:
-                running = self.current
-            if running is not None and running.request.kind in ("request", "analyse"):
-                self.backend.stop()
+            self._stop_running()
             return True
         if kind == "isready":
             # at once, ahead of the queue: a liveness check
             try:
                 id = wire.validate_id(message, required=False)
             except MessageError as exc:
-                self._early(_echo_id(message), str(exc))
+                self._early(echo_id(message), str(exc))
                 return True
-            reply: dict = {"type": "readyok"}
-            if id is not None:
-                reply["id"] = id
-            self.out.at_once(reply)
+            self._ready_ok(id)
             return True
         if kind == "hello":
             self._hello(message)
             return True
         if kind not in _QUEUED:
-            self._early(_echo_id(message), f"message: unknown type: {kind[:40]!r}")
+            self._early(echo_id(message), f"message: unknown type: {kind[:40]!r}")
             return True
         if self.jobs.full():
             # a flood: refuse it at the cost of reading the id alone
-            self._early(_echo_id(message), f"busy: more requests wait than the queue holds: "
+            self._early(echo_id(message), f"busy: more requests wait than the queue holds: "
                                            f"{self.jobs.maxsize}")
             return True
         try:
             if self.version == wire.PROTOCOL_V2 and kind in _NEEDS_ID and "id" not in message:
                 raise MessageError(f"{kind}: missing \"id\": version 2 needs one on every "
                                    "request")
-            parsed = _parse(message, received)
+            parsed = parse_message(message, received)
         except MessageError as exc:
-            self._early(_echo_id(message), str(exc))
+            self._early(echo_id(message), str(exc))
             return True
         if parsed.id is not None:
             with self.in_flight_lock:
@@ -446,16 +312,44 @@ class _Server:
                 self._early(parsed.id, f"{kind}: the id is already in flight: "
                                        f"{str(parsed.id)[:40]}", release=False)
                 return True
+        if parsed.budget is not None and kind == "request" and \
+                (time.monotonic() - received) * 1000 > parsed.budget + 1.0:
+            # the engine is behind (a flood): the request's whole time (and a
+            # millisecond) passed before it could be parsed, so it is refused
+            # at once rather than answered late at the cost of reading its
+            # position
+            self._release_id(parsed.id)
+            self._early(parsed.id, f"busy: the request's time passed before it was parsed: "
+                                   f"{parsed.budget:g} ms")
+            return True
         job = _Job(parsed, self.out.reserve())
+        if kind == "request" and parsed.budget is not None:
+            # the position of a timed request is read here, once: the
+            # fallback move is ready before the search starts, for the
+            # deadline to answer at once (the worker reads the others')
+            try:
+                job.view, job.legal = self._view(parsed)
+            except (GoStopError, ValueError, KeyError, TypeError) as exc:
+                self.answer(job, self._error(parsed.id, _error_text(kind, exc)))
+                return True
+            try:
+                job.fallback = self.backend.fallback(job.view, job.legal)
+            except Exception as exc:  # the search may still answer
+                self.log(f"no fallback move: {type(exc).__name__}: {exc}")
+            job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
+                                          - self.margin_ms()) / 1000
+            if job.fallback is not None and job.deadline <= time.monotonic():
+                # no time to search (a loaded machine, a tiny budget): the
+                # fallback now, without waking another thread
+                self._answer_fallback(job, job.fallback)
+                return True
         try:
             self.jobs.put_nowait(job)
         except queue.Full:
             self.answer(job, self._error(parsed.id, f"busy: more requests wait than the "
                                                     f"queue holds: {self.jobs.maxsize}"))
             return True
-        if parsed.budget is not None and kind == "request":
-            job.deadline = received + max(0.0, parsed.budget * DEADLINE_SHARE
-                                          - OVERHEAD_MS) / 1000
+        if job.deadline is not None:
             with self.deadline_cv:
                 heapq.heappush(self.deadlines, (job.deadline, job.seq, job))
                 self.deadline_cv.notify()
@@ -469,7 +363,7 @@ class _Server:
         self.out.finish(seq, self._error(id, text))
 
     def _hello(self, message: dict) -> None:
-        id = _echo_id(message)
+        id = echo_id(message)
         try:
             self.version = wire.choose_protocol(message.get("protocol"))
         except MessageError as exc:
@@ -484,14 +378,25 @@ class _Server:
         self.out.finish(self.out.reserve(), reply)
 
     # ---- deadlines
+    def margin_ms(self) -> float:
+        """The time kept back from a deadline: :data:`OVERHEAD_MS` plus twice
+        the latest wake-up delays measured (this engine's thread, and the
+        driver's, which is taken to be alike)."""
+        with self.deadline_cv:  # appended to by the deadline thread
+            late = max(self.wake_delays, default=0.0)
+        return OVERHEAD_MS + min(2 * late, MAX_MARGIN_MS)
+
     def keep_deadlines(self) -> None:
         while True:
             with self.deadline_cv:
                 while not self.closing and (
                         not self.deadlines or self.deadlines[0][0] > time.monotonic()):
-                    wait = None if not self.deadlines else \
-                        max(0.0, self.deadlines[0][0] - time.monotonic())
-                    self.deadline_cv.wait(wait)
+                    # asleep at most a probe's interval: each timed wake-up
+                    # measures how late the machine lets a thread run
+                    target = min(self.deadlines[0][0], time.monotonic() + PROBE_S) \
+                        if self.deadlines else time.monotonic() + PROBE_S
+                    if not self.deadline_cv.wait(max(0.0, target - time.monotonic())):
+                        self.wake_delays.append(max(0.0, time.monotonic() - target) * 1000)
                 if self.closing:
                     return
                 _, _, job = heapq.heappop(self.deadlines)
@@ -499,19 +404,15 @@ class _Server:
                 self._overrun(job)
 
     def _overrun(self, job: _Job) -> None:
+        if job.fallback is None:
+            return  # none could be found: the search answers (late) itself
         with self.current_lock:
             running = self.current is job
         if running:
-            fallback = job.fallback
-            if fallback is None:
-                return  # the position is not read yet: the search answers (late) itself
             self.backend.stop()
-        else:
-            try:  # still queued: read its view here, so that it is answered in time
-                view, legal = self._view(job.request)
-                fallback = self.backend.fallback(view, legal)
-            except Exception:
-                return  # the worker reports the error in turn
+        self._answer_fallback(job, job.fallback)
+
+    def _answer_fallback(self, job: _Job, fallback: Move) -> None:
         if self.answer(job, self._move_reply(job, fallback, {"fallback": True})):
             self.moves += 1
             self.log(f"out of time: answered the fallback move {fallback}")
@@ -537,7 +438,7 @@ class _Server:
                 with self.current_lock:
                     self.current = None
 
-    def _view(self, request: _Parsed) -> tuple[PlayerView, list[Move]]:
+    def _view(self, request: ParsedMessage) -> tuple[PlayerView, list[Move]]:
         moves = request.moves or []
         if request.position is not None:
             view = replay_position(request.position, moves)
@@ -587,14 +488,16 @@ class _Server:
         if kind == "analyse" and "analyse" not in self.backend.features():
             raise MessageError(f"analyse: the engine does not analyse: {self.backend.name}",
                                request.id)
-        view, legal = self._view(request)
+        if job.view is not None and job.legal is not None:
+            view, legal = job.view, job.legal
+        else:
+            view, legal = self._view(request)
         budget = request.budget
-        if budget is not None:
-            job.fallback = self.backend.fallback(view, legal)
         self.backend.clear_stop()
         if budget is not None:
             elapsed = (time.monotonic() - request.received) * 1000
-            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - OVERHEAD_MS - elapsed)
+            search_ms: float | None = max(1.0, budget * SEARCH_SHARE - self.margin_ms()
+                                          - elapsed)
         else:
             search_ms = None
         started = time.monotonic()
@@ -622,7 +525,7 @@ class _Server:
                               "line": list(result.ranked[0].line) if result.ranked else
                               [str(result.move)]})
 
-    def _state(self, request: _Parsed) -> dict:
+    def _state(self, request: ParsedMessage) -> dict:
         moves = request.moves or []
         if request.position is not None:
             state = state_of_position(request.position, moves, request.seat)
@@ -651,17 +554,20 @@ def _error_text(kind: str, exc: Exception) -> str:
     return f"{kind}: {text}"
 
 
-def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
+def serve(backend: EngineBackend | Any, lines: Iterable[bytes | str | TooLong],
           write: Callable[[str], None], name: str | None = None,
           log: Callable[[str], None] | None = None, max_queue: int = MAX_QUEUE) -> int:
     """Answer protocol messages (``lines``: strings or
     :class:`~gostop_core.protocol.wire.TooLong` markers, e.g. a
-    :class:`~gostop_core.protocol.wire.LineReader`) with ``backend`` (an
-    :class:`EngineBackend`, or any bot object, wrapped in a
+    :class:`~gostop_core.protocol.wire.LineReader`, or blocks of whole lines
+    from a :class:`~gostop_core.protocol.wire.BlockReader`) with ``backend``
+    (an :class:`EngineBackend`, or any bot object, wrapped in a
     :class:`BotBackend`).  ``write`` writes one line and flushes; ``log``
-    gets a line for each message ignored.  One worker thread serves the
-    messages in turn (at most ``max_queue`` wait), one more keeps the
-    deadlines.  Returns at ``quit`` (the running search is stopped) or at the
+    gets a line for each message ignored.  A reader thread takes the input
+    as it comes, answers ``isready`` and acts on ``stop`` at once, and passes
+    the rest on (at most :data:`MAX_READ_AHEAD` bytes ahead) to the parsing,
+    in the calling thread; one worker thread serves the messages in turn (at
+    most ``max_queue`` wait), one more keeps the deadlines.  Returns at ``quit`` (the running search is stopped) or at the
     end of input (after the searches asked for); returns the number of moves
     answered."""
     if not isinstance(backend, EngineBackend):
@@ -672,18 +578,21 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
     worker = threading.Thread(target=server.work, name="engine-search", daemon=True)
     keeper = threading.Thread(target=server.keep_deadlines, name="engine-deadlines",
                               daemon=True)
+    ahead = ReadAhead(MAX_READ_AHEAD)
+    input_reader = InputReader(ahead, server._stop_running, server._ready_ok)
+    # the reader is a daemon thread: at quit it may be left waiting for input
+    reader = threading.Thread(target=input_reader.run, args=(lines,),
+                              name="engine-reader", daemon=True)
     worker.start()
     keeper.start()
+    reader.start()
     input_ended = False
     interrupted = True
     try:
-        for line in lines:
-            if not server.dispatch(line):
-                break
-        else:
-            input_ended = True
+        input_ended = server.parse(input_reader)
         interrupted = False
     finally:
+        ahead.abandon()
         if not input_ended:
             # quit (or an interruption): the search under way ends with what it
             # has; the requests read before quit are still answered
@@ -697,4 +606,6 @@ def serve(backend: EngineBackend | Any, lines: Iterable[str | TooLong],
             server.closing = True
             server.deadline_cv.notify()
         keeper.join(timeout=2.0)
+    if input_reader.error is not None:
+        raise input_reader.error
     return server.moves

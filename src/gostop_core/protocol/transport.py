@@ -11,9 +11,9 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import queue
 import select
 import signal
+import struct
 import subprocess
 import threading
 import time
@@ -32,6 +32,9 @@ __all__ = ["Transport", "ProcessTransport", "MockTransport", "close_all_bots",
 DEFAULT_MOVE_TIME = 5.0
 #: Seconds a bot has to exit after ``quit`` before its process tree is killed.
 QUIT_WAIT = 0.5
+#: Lines a bot may have written and gostop not received yet before the
+#: reader thread stops taking more (the bot then waits on its full pipe).
+MAX_QUEUED = 256
 
 _EOF = object()
 _TOO_LONG = object()
@@ -52,6 +55,12 @@ class Transport:
 
     def receive(self, timeout: float) -> str:
         raise NotImplementedError
+
+    def settle(self, timeout: float, sent: bool = False) -> None:
+        """Make every line the bot wrote so far receivable at once (for a
+        drain before a request); with ``sent``, first wait (at most
+        ``timeout`` seconds) until the bot has read every line sent to it.
+        Nothing to do for a transport without pipes."""
 
     def close(self) -> None:
         """End the bot (after ``quit`` was sent) and release everything."""
@@ -174,6 +183,16 @@ def live_bot_pids() -> list[int]:
 atexit.register(close_all_bots)
 
 
+def _unread(fd: int) -> int:
+    """Bytes in the pipe ``fd`` (either end) not read yet; 0 when unknown."""
+    try:
+        import fcntl
+        import termios
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+    except (ImportError, AttributeError, OSError, ValueError):
+        return 0
+
+
 class ProcessTransport(Transport):
     """A bot program in its own process group (a new session, so a Ctrl-C at the
     terminal reaches gostop, which then ends the bot).  A reader thread splits
@@ -186,8 +205,17 @@ class ProcessTransport(Transport):
         self.stderr_tail = stderr_tail
         self._stderr: deque[str] = deque()
         self._stderr_len = 0
-        self._lines: queue.Queue = queue.Queue(maxsize=256)
+        # the lines read and not received yet: the reader thread stops taking
+        # more at MAX_QUEUED; receive() reads the pipe itself when it is empty
+        self._lines: deque[Any] = deque()
+        self._lines_cv = threading.Condition()
         self._closed = False
+        # held from taking bytes off the pipe until their lines are queued (by
+        # the reader thread or receive), so that settle() sees them either in
+        # the pipe or queued; _buf is the partial line after the last newline
+        self._read_lock = threading.Lock()
+        self._buf = b""
+        self._ended = False
         with _signals_deferred():  # started and registered, or not started at all
             try:
                 self.proc: subprocess.Popen | None
@@ -203,6 +231,10 @@ class ProcessTransport(Transport):
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._stdin = self.proc.stdin.fileno()
         os.set_blocking(self._stdin, False)
+        self._stdout = self.proc.stdout.fileno()
+        os.set_blocking(self._stdout, False)  # two readers: neither may block in read
+        self._poller = select.poll()
+        self._poller.register(self._stdout, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._reader = threading.Thread(target=self._read_stdout, args=(self.proc.stdout,),
                                         daemon=True, name=f"bot-{self.pid}-out")
         self._drain = threading.Thread(target=self._read_stderr, args=(self.proc.stderr,),
@@ -211,42 +243,83 @@ class ProcessTransport(Transport):
         self._drain.start()
 
     # ---- threads
-    def _put(self, item: Any) -> bool:
-        while not self._closed:
-            try:
-                self._lines.put(item, timeout=0.2)
+    def _queue(self, item: Any) -> None:
+        with self._lines_cv:
+            self._lines.append(item)
+            self._lines_cv.notify_all()
+
+    def _take(self) -> bool:
+        """Take what the pipe holds and queue its whole lines (the caller
+        holds ``_read_lock``); False once the output has ended."""
+        if self._ended:
+            return False
+        try:
+            chunk = os.read(self._stdout, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if self._buf:
+                self._queue(self._buf.decode("utf-8", "replace"))
+            self._buf = b""
+            self._queue(_EOF)
+            self._ended = True
+            return False
+        *lines, self._buf = (self._buf + chunk).split(b"\n")
+        for line in lines:
+            if len(line) > MAX_LINE:
+                break
+            self._queue(line.decode("utf-8", "replace").rstrip("\r"))
+        else:
+            if len(self._buf) <= MAX_LINE:
                 return True
-            except queue.Full:
-                continue
+        self._queue(_TOO_LONG)
+        self._ended = True
         return False
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
-        fd = stream.fileno()
-        buf = b""
+        poller = select.poll()
+        poller.register(self._stdout, select.POLLIN | select.POLLHUP | select.POLLERR)
         try:
-            while True:
-                try:
-                    chunk = os.read(fd, 65536)
+            while not self._closed:
+                with self._lines_cv:  # a bot writing unasked waits for its lines to be read
+                    while len(self._lines) >= MAX_QUEUED and not self._closed:
+                        self._lines_cv.wait(0.2)
+                try:  # wait outside the lock; take and queue under it
+                    poller.poll(200)
                 except OSError:
-                    chunk = b""
-                if not chunk:
-                    if buf:
-                        self._put(buf.decode("utf-8", "replace"))
-                    self._put(_EOF)
-                    return
-                buf += chunk
-                *lines, buf = buf.split(b"\n")
-                for line in lines:
-                    if len(line) > MAX_LINE:
-                        self._put(_TOO_LONG)
+                    pass
+                with self._read_lock:
+                    if not self._take():
                         return
-                    if not self._put(line.decode("utf-8", "replace").rstrip("\r")):
-                        return
-                if len(buf) > MAX_LINE:
-                    self._put(_TOO_LONG)
-                    return
         except Exception:  # pragma: no cover - never let the thread die loudly
-            self._put(_EOF)
+            self._queue(_EOF)
+
+    def settle(self, timeout: float, sent: bool = False) -> None:
+        """See :meth:`Transport.settle`.  A version 1 answer carries no id, so
+        a line the bot wrote before it read the request could be taken for
+        its answer; the pipes tell: the bytes still unread in each (Linux's
+        ``FIONREAD``, on both ends of a pipe).  Where that cannot be asked,
+        nothing is waited for."""
+        if self.proc is None or self._closed:
+            return
+        deadline = time.monotonic() + timeout
+        if sent:  # the bot has read what was sent: what it wrote before is out
+            while _unread(self._stdin) and self.proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.001)
+        out = self._stdout
+        while time.monotonic() < deadline and len(self._lines) < MAX_QUEUED:
+            # the reader holds the lock while its lines are not queued yet
+            if not self._read_lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                return
+            try:
+                if not _unread(out):
+                    return
+            finally:
+                self._read_lock.release()
+            time.sleep(0.0005)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         fd = stream.fileno()
@@ -299,16 +372,43 @@ class ProcessTransport(Transport):
         status = f" (exit code {code})" if code is not None else ""
         return BotTerminatedError(f"the bot's process ended{status}{self._last_words()}", code)
 
+    def _pop(self) -> Any:
+        with self._lines_cv:
+            if not self._lines:
+                return None
+            item = self._lines.popleft()
+            if item is _EOF:
+                self._lines.appendleft(_EOF)  # every later receive sees the end too
+            self._lines_cv.notify_all()
+            return item
+
     def receive(self, timeout: float) -> str:
-        try:
-            item = self._lines.get(timeout=timeout) if timeout > 0 else \
-                self._lines.get_nowait()
-        except queue.Empty:
-            if timeout > 0:
-                raise BotTimeoutError(f"no answer within {timeout:.1f} s") from None
-            raise BotTimeoutError("no line waiting") from None
+        """See :meth:`Transport.receive`.  While nothing is queued the
+        caller reads the pipe itself (the reader thread stands aside), so
+        that an answer costs one thread's wake-up, not two: on a loaded
+        machine each can take milliseconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            item = self._pop()
+            if item is not None:
+                break
+            left = deadline - time.monotonic()
+            if timeout <= 0 or left <= 0:
+                if timeout > 0:
+                    raise BotTimeoutError(f"no answer within {timeout:.1f} s")
+                raise BotTimeoutError("no line waiting")
+            if not self._read_lock.acquire(timeout=min(left, 0.05)):
+                continue
+            try:
+                if not self._lines and not self._ended and not self._closed:
+                    try:
+                        self._poller.poll(max(1, int(min(left, 0.05) * 1000)))
+                    except OSError:
+                        pass
+                    self._take()
+            finally:
+                self._read_lock.release()
         if item is _EOF:
-            self._lines.put(_EOF)  # every later receive sees the end too
             raise self._terminated()
         if item is _TOO_LONG:
             raise BotProtocolError(f"the bot wrote a line longer than {MAX_LINE} bytes")

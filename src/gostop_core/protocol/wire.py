@@ -31,14 +31,14 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from gostop_core.errors import BotProtocolError
 
 __all__ = [
     "PROTOCOL_V1", "PROTOCOL_V2", "PROTOCOLS", "MAX_LINE", "MAX_NESTING", "MAX_LIST",
     "MAX_ID", "MAX_ID_LENGTH", "MAX_TIME_MS", "MessageError", "TooLong", "LineReader", "check_nesting",
-    "decode", "encode", "stream_lines", "reader_of", "error_message", "peek_id", "validate_id", "validate_time",
+    "decode", "encode", "stream_lines", "reader_of", "BlockReader", "blocks_of", "error_message", "peek_id", "validate_id", "validate_time",
     "validate_moves", "choose_protocol", "Option", "OPTION_TYPES", "engine_name",
 ]
 
@@ -153,6 +153,84 @@ class LineReader:
                 self._buf += chunk
 
 
+class BlockReader:
+    """The input of a file descriptor in blocks of whole lines, for a reader
+    that must look at every line cheaply before any is parsed (``gostop
+    engine``'s, which answers ``isready`` ahead of a flood): an iterator of
+    ``bytes`` blocks, each one or more whole lines ending in a newline (the
+    last block of the input may lack it), and :class:`TooLong` markers for
+    lines longer than ``max_line`` that end in another read than the one they
+    began in.  A line over the cap that a block holds whole (at most
+    ``max_line`` plus :attr:`CHUNK` bytes) is left for the consumer to refuse.
+    Memory: one read plus one partial line (at most ``max_line``)."""
+
+    CHUNK = 1 << 20
+
+    def __init__(self, fd: int, max_line: int = MAX_LINE, pipe_size: int = CHUNK):
+        self.fd = fd
+        self.max_line = max_line
+        _grow_pipe(fd, pipe_size)
+
+    def __iter__(self) -> Iterator[bytes | TooLong]:
+        tail = b""
+        skipping: TooLong | None = None
+        while True:
+            try:
+                chunk = os.read(self.fd, self.CHUNK)
+            except InterruptedError:  # pragma: no cover - PEP 475 retries
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                if skipping is not None:
+                    yield skipping
+                elif tail:
+                    yield tail
+                return
+            if skipping is not None:
+                nl = chunk.find(b"\n")
+                if nl < 0:
+                    skipping = TooLong(skipping.head, skipping.size + len(chunk))
+                    continue
+                yield TooLong(skipping.head, skipping.size + nl)
+                skipping = None
+                chunk = chunk[nl + 1:]
+            data = tail + chunk if tail else chunk
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                tail = data
+            else:
+                yield data[:cut + 1]
+                tail = data[cut + 1:]
+            if len(tail) > self.max_line:
+                # too long already: keep only its head, drop the rest unread
+                skipping = TooLong(tail[:4096], len(tail))
+                tail = b""
+
+
+def _grow_pipe(fd: int, size: int) -> None:
+    """Ask Linux for a pipe buffer of ``size`` bytes on ``fd`` (64 KiB by
+    default), so that a flood is taken in a few reads, each a wake-up of the
+    reader, instead of one per 64 KiB; anything else (a file, a terminal,
+    another system, a limit) keeps its buffer."""
+    try:
+        import fcntl
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass
+
+
+def blocks_of(stream: Any) -> Iterable[bytes | str | TooLong]:
+    """The input of ``stream`` for :func:`gostop_core.protocol.server.serve`:
+    a :class:`BlockReader` on its file descriptor when it has one, else the
+    capped lines of :func:`stream_lines`."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return stream_lines(stream)
+    return BlockReader(fd)
+
+
 def stream_lines(stream: Any, max_line: int = MAX_LINE) -> Iterator[str | TooLong]:
     """Lines of a text stream without a file descriptor (a test's input), with
     the cap of :class:`LineReader`: ``readline`` is never asked for more
@@ -242,6 +320,11 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+# one decoder for every line: ``json.loads`` with an argument builds a new one
+# per call, which costs more than parsing a short line
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def decode(line: str | TooLong, require_type: bool = True) -> dict:
     """The message one line holds: a JSON object whose ``type`` is a string
     (``require_type=False``: or no ``type``, as version 1's ``{"move": ...}``).
@@ -253,7 +336,7 @@ def decode(line: str | TooLong, require_type: bool = True) -> dict:
     text = line.strip()
     check_nesting(text)
     try:
-        message = json.loads(text, parse_constant=_reject_constant)
+        message = _DECODER.decode(text)
     except (ValueError, RecursionError):
         raise MessageError(f"not valid JSON: {text[:60]!r}", peek_id(text)) from None
     if not isinstance(message, dict):

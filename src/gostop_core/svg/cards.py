@@ -11,6 +11,7 @@ from math import cos, isfinite, radians, sin
 from gostop_core.cards import (
     CARD_CODES, CHEONGDAN, HONGDAN, KIND_NAMES, MONTH_NAMES, CardSet, card_kind, card_month,
 )
+from gostop_core.korean import card_name_ko
 from gostop_core.errors import ArgumentTypeError, CardCodeError, CardTypeError, GoStopError
 
 __all__ = [
@@ -412,13 +413,18 @@ def _card_body(code: str, colors: dict) -> str:
             + _badge(kind) + _label(code, colors))
 
 
-def card_symbol(code: object, colors: dict | None = None) -> str:
-    """One card's ``<symbol>`` (id :func:`card_symbol_id`), to go inside ``<defs>``."""
+def card_symbol(code: object, colors: dict | None = None, korean: bool = False) -> str:
+    """One card's ``<symbol>`` (id :func:`card_symbol_id`), to go inside ``<defs>``;
+    its title names the card in Korean with ``korean`` (``1B: 송학 광``, from
+    :mod:`gostop_core.korean`)."""
     code = _code(code)
     c = _colors(colors)
     names = MONTH_NAMES[card_month(code)]
     kind_name = KIND_NAMES[card_kind(code)][0]
-    title = f"{code}: {names[0]} {kind_name}" if names else f"{code}: bonus card"
+    if korean:
+        title = f"{code}: {card_name_ko(code)}"
+    else:
+        title = f"{code}: {names[0]} {kind_name}" if names else f"{code}: bonus card"
     return (f'<symbol id="{card_symbol_id(code)}" viewBox="0 0 {CARD_WIDTH} {CARD_HEIGHT}">'
             f'<title>{_esc(title)}</title>{_card_body(code, c)}</symbol>')
 
@@ -435,16 +441,18 @@ def _back_symbol(colors: dict) -> str:
             f'{diamonds}</symbol>')
 
 
-def card_defs(codes=None, colors: dict | None = None, back: bool = True) -> str:
+def card_defs(codes=None, colors: dict | None = None, back: bool = True,
+              korean: bool = False) -> str:
     """A ``<defs>`` element holding the symbols of ``codes`` (all 50 cards by default)
-    and, with ``back=True``, the card back (id :data:`BACK_ID`)."""
+    and, with ``back=True``, the card back (id :data:`BACK_ID`); titles in Korean
+    with ``korean``."""
     c = _colors(colors)
     chosen = CARD_CODES if codes is None else [_code(x) for x in codes]
     seen = []
     for code in chosen:
         if code not in seen:
             seen.append(code)
-    inner = "".join(card_symbol(code, c) for code in seen)
+    inner = "".join(card_symbol(code, c, korean) for code in seen)
     if back:
         inner += _back_symbol(c)
     return f"<defs>{inner}</defs>"
@@ -455,8 +463,10 @@ def _svg(width: float, height: float, view_w: float, view_h: float, inner: str) 
             f'viewBox="0 0 {view_w:g} {view_h:g}">{inner}</svg>')
 
 
-def card(code: object, size: float = 60, colors: dict | None = None) -> str:
-    """One card as a standalone SVG, ``size`` pixels wide.
+def card(code: object, size: float = 60, colors: dict | None = None,
+         korean: bool = False) -> str:
+    """One card as a standalone SVG, ``size`` pixels wide (its title in Korean with
+    ``korean``).
 
     >>> svg_text = card("1B", size=120)
     >>> 'width="120"' in svg_text and 'href="#gostop-card-1B"' in svg_text
@@ -468,7 +478,7 @@ def card(code: object, size: float = 60, colors: dict | None = None) -> str:
     use = (f'<use href="#{card_symbol_id(code)}" x="0" y="0" width="{CARD_WIDTH}" '
            f'height="{CARD_HEIGHT}"/>')
     return _svg(size, height, CARD_WIDTH, CARD_HEIGHT,
-                card_defs([code], colors, back=False) + use)
+                card_defs([code], colors, back=False, korean=korean) + use)
 
 
 def back(size: float = 60, colors: dict | None = None) -> str:

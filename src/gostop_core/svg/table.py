@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 from gostop_core.arguments import seat_number
-from gostop_core.cards import CARD_CODES, CHEONGDAN, CHODAN, HONGDAN, CardSet, card_kind, card_month
+from gostop_core.cards import CARD_CODES, CHEONGDAN, CHODAN, HONGDAN, CardSet, card_month
 from gostop_core.game import Game
 from gostop_core.moves import Move
+from gostop_core.display import PILES, group_captured
 from gostop_core.scoring import Score, score as score_pile
 from gostop_core.svg.cards import (
     BACK_ID, CARD_HEIGHT, CARD_WIDTH, _FONT, _colors, _esc, _size, _svg, card_defs, card_symbol_id,
@@ -157,14 +158,11 @@ def _groups(table: _Table, q: int) -> list[tuple[str, list[str], set[str], list[
     counted)."""
     rules = table.rules
     sc: Score = table.scores[q]
-    codes = table.view.captured[q].codes()
-    as_junk = {code for code, moved in (("9A", sc.sake_cup_as_junk), ("5A", sc.bridge_as_junk))
-               if moved}
-    brights = [c for c in codes if card_kind(c) == "B"]
-    animals = [c for c in codes if card_kind(c) == "A" and c not in as_junk]
-    ribbons = [c for c in codes if card_kind(c) == "R"]
-    junk = [c for c in codes if card_kind(c) in "JDX" or c in as_junk]
-    dead = {"12R"} if "12R" in ribbons and not rules.rain_ribbon_counts else set()
+    # the one grouping every board uses (gostop_core.display)
+    grouped = group_captured(table.view.captured[q], rules, sc)
+    as_junk = grouped.as_junk
+    brights, animals, ribbons, junk = (list(grouped.piles[p]) for p in PILES)
+    dead = set(grouped.uncounted)
 
     def points(value: int) -> str:
         return f" = {value} pt" if value and not sc.family else ""
@@ -351,7 +349,7 @@ def board(game_or_view, seat: int | None = None, lastmove=None, size: float | No
     if table.view.flip_card:
         shown.add(table.view.flip_card)
     body = "".join(parts)
-    inner = ((card_defs(sorted(shown, key=CARD_CODES.index), c) if defs else "")
+    inner = ((card_defs(sorted(shown, key=CARD_CODES.index), c, korean=korean) if defs else "")
              + f'<rect width="{_BOARD_WIDTH}" height="{height:g}" fill="{c["table"]}"/>' + body)
     if size is None:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_BOARD_WIDTH} '

@@ -30,6 +30,7 @@ const LABELS = {
     unit_points: "points", unit_chips: "chips", unit_balance: "balance",
     no_token: "This link holds no seat or watch token: ask for your own link.",
     full: "This table admits no more watchers.", too_slow: "This page fell behind and was disconnected: reload it.",
+    stack: "ppeok stack", baks: "at risk",
     bot_replaced: "plays greedy from now on", took_too_long: "took too long", failed: "failed", illegal_move: "chose an illegal move",
   },
   ko: {
@@ -58,7 +59,8 @@ const LABELS = {
     unit_points: "점수", unit_chips: "칩", unit_balance: "잔액",
     no_token: "이 링크에는 자리나 관전 토큰이 없습니다. 자기 링크를 받으세요.",
     full: "이 판은 관전자를 더 받지 않습니다.", too_slow: "이 페이지가 뒤처져 연결이 끊겼습니다. 새로 고치세요.",
-    bot_replaced: "이제부터 그리디 봇이 대신 둡니다", took_too_long: "시간 초과", failed: "오류", illegal_move: "규칙에 어긋난 수",
+    stack: "뻑 더미", baks: "박 위험",
+    bot_replaced: "이제부터 욕심쟁이 봇이 대신 둡니다", took_too_long: "시간 초과", failed: "오류", illegal_move: "규칙에 어긋난 수",
   },
 };
 const PRESET_WORDS = {
@@ -91,9 +93,23 @@ function el(tag, attrs, ...children) {
   for (const c of children) if (c != null) e.append(c);
   return e;
 }
+// The Korean card names (송학 광, ...) come from the server's one table
+// (gostop_core.korean, sent with /api/presets), written beside the codes in Korean.
+let CARD_KO = {};
+function setCardNames(names) { CARD_KO = names || {}; }
+function cardLabel(code) {
+  return LANG === "ko" && CARD_KO[code] ? code + "(" + CARD_KO[code] + ")" : code;
+}
 function cardImg(code, cls) {
-  return el("img", { class: "card" + (cls ? " " + cls : ""), src: "/cards/" + code + ".svg",
-                     alt: code, title: code, "data-code": code });
+  const title = LANG === "ko" && CARD_KO[code] ? code + " " + CARD_KO[code] : code;
+  return el("img", { class: "card" + (cls ? " " + cls : ""),
+                     src: "/cards/" + code + ".svg" + (LANG === "ko" ? "?lang=ko" : ""),
+                     alt: code, title: title, "data-code": code });
+}
+// A card of the hand with its Korean name under it (Korean mode).
+function namedCard(img, code) {
+  if (LANG !== "ko" || !CARD_KO[code]) return img;
+  return el("figure", { class: "named" }, img, el("figcaption", { text: CARD_KO[code] }));
 }
 function backImg() { return el("img", { class: "card back", src: "/cards/back.svg", alt: "?" }); }
 
@@ -112,16 +128,12 @@ function eventMarks(events) {
   return { captured, stolen, flipped };
 }
 
-// The multipliers in force for a seat, as words.
-function multipliers(view, seat) {
-  const s = view.seats[seat], out = [];
-  const shakes = s.shaken.length;
-  if (shakes) out.push(t("shakes") + " " + shakes + " (×" + (2 ** shakes) + ")");
-  if (s.bombs) out.push(t("bombs") + " " + s.bombs);
-  if (s.go) out.push(t("go") + " " + s.go);
-  if (s.ppeoks) out.push(t("ppeok") + " " + s.ppeoks);
-  return out;
+// The multipliers in force for a seat and their total, and the baks it risks:
+// worked out by the server (gostop_core.display), in both languages.
+function multiplierText(s) {
+  return LANG === "ko" ? s.multiplier.text_ko : s.multiplier.text;
 }
+function bakTexts(s) { return (s.baks || []).map(b => LANG === "ko" ? b.text_ko : b.text); }
 
 function pileView(view, seat, marks, size) {
   const cap = view.seats[seat].captured;
@@ -165,14 +177,21 @@ function seatPanel(frame, seat, marks, opts) {
     el("span", { class: "score", "data-score": String(s.captured.score),
                  text: t("score") + " " + s.captured.score }),
     s.go ? el("span", { class: "go", text: t("go") + " ×" + s.go }) : null,
-    s.chips ? el("span", { class: "whos", text: t("chips") + " " + (s.chips > 0 ? "+" : "") + s.chips }) : null,
+    s.chips ? el("span", { class: "whos", text: t("unit_" + (view.unit || "chips")) + " " + (s.chips > 0 ? "+" : "") + s.chips }) : null,
     s.sits_out ? el("span", { class: "whos", text: t("sits_out") }) : null,
     view.to_move === seat && view.phase !== "over" ? el("span", { class: "whos", text: "● " + t("turn") }) : null);
-  const mult = multipliers(view, seat);
   const panel = el("div", { class: "panel seat" + (view.to_move === seat && view.phase !== "over" ? " turn" : ""),
                             "data-seat": String(seat) }, head);
-  panel.append(el("div", { class: "mults", "data-multipliers": "",
-                           text: t("multipliers") + ": " + (mult.length ? mult.join(" · ") : t("none")) }));
+  const extra = [];
+  if (s.bombs) extra.push(t("bombs") + " " + s.bombs);
+  if (s.ppeoks) extra.push(t("ppeok") + " " + s.ppeoks);
+  if (view.unit === "chips" || extra.length)  // nothing multiplies a payment of points or balances
+    panel.append(el("div", { class: "mults", "data-multipliers": String(s.multiplier.total),
+                             text: (view.unit === "chips" ? t("multipliers") + ": " + multiplierText(s) : "")
+                                   + (view.unit === "chips" && extra.length ? " · " : "") + extra.join(" · ") }));
+  const baks = bakTexts(s);
+  if (baks.length) panel.append(el("div", { class: "baks", "data-baks": s.baks.map(b => b.name).join(" "),
+                                            text: baks.join(" · ") }));
   if (opts && opts.hand) {
     const h = el("div", { class: "cards small" });
     opts.hand.forEach(c => h.append(cardImg(c)));
@@ -198,9 +217,9 @@ function headerInfo(frame) {
 // An event in the page's language: the engine's English sentence, or Korean
 // words for the common kinds (the rest keep the engine's sentence).
 const KO_EVENTS = {
-  played: (w, e) => w + " " + e.card + " 냄", flipped: (w, e) => w + " " + e.card + " 뒤집음",
+  played: (w, e) => w + " " + cardLabel(e.card) + " 냄", flipped: (w, e) => w + " " + cardLabel(e.card) + " 뒤집음",
   captured: (w, e) => w + " " + e.cards.join(" ") + " 먹음",
-  stolen: (w, e, n) => w + ": " + n[e.other] + "에게서 " + e.card + " 뺏음",
+  stolen: (w, e, n) => w + ": " + n[e.other] + "에게서 " + cardLabel(e.card) + " 뺏음",
   bonus: (w, e) => w + " 보너스 " + e.card, drawn: (w) => w + " 한 장 더 받음",
   go: (w, e) => w + " 고 (" + e.other + ")", stop: (w) => w + " 스톱",
   bomb: (w, e) => w + " 폭탄 " + e.card + "월", shake: (w, e) => w + " 흔들기 " + e.card + "월",

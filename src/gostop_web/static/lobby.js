@@ -65,8 +65,11 @@ fetch("/api/presets").then(r => r.json()).then(d => {
   PRESETS = d.presets; BOTS = d.bots;
   const sel = document.getElementById("preset");
   sel.replaceChildren(...PRESETS.map(p => el("option", { value: p.name, text: presetWord(p.name) })));
+  // the value is what the server reads; in Korean the bot's Korean name goes beside it
+  const ko = d.bot_names_ko || {};
   document.getElementById("bot-names").replaceChildren(
-    ...BOTS.concat(["person"]).map(b => el("option", { value: b })));
+    ...BOTS.concat(["person"]).map(b => el("option", LANG === "ko" && ko[b.split(":")[0]]
+      ? { value: b, label: ko[b.split(":")[0]] } : { value: b })));
   if (d.replay) document.getElementById("replay-link").style.display = "";
   drawPlayers(); drawLabels();
 });

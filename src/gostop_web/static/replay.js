@@ -6,7 +6,7 @@ let game = null, step = 0;
 function draw() {
   if (!game) return;
   const f = game.frames[step], v = f.view;
-  const frame = { view: v, names: game.names, you: null };
+  const frame = { view: v, names: game.names, names_ko: game.names_ko, you: null };
   document.getElementById("title").textContent = t("replay");
   document.getElementById("lang").textContent = t("lang");
   for (const id of ["start", "prev", "fwd", "end"]) document.getElementById(id).textContent = t(id);
@@ -19,19 +19,27 @@ function draw() {
   opp.replaceChildren();
   for (let q = 0; q < v.players; q++) opp.append(seatPanel(frame, q, marks, { hand: f.hands[q] }));
   const field = document.getElementById("field");
-  field.replaceChildren(...v.field.map(c => cardImg(c, marks.flipped.has(c) ? "flash" : "")));
+  field.replaceChildren();
+  for (const group of v.field_groups) {  // a ppeok stack drawn as one pile
+    const imgs = group.cards.map(c => cardImg(c, marks.flipped.has(c) ? "flash" : ""));
+    if (group.stack) field.append(el("div", { class: "stack", "data-stack": String(group.month) }, ...imgs,
+                                      el("div", { class: "stack-label", text: t("stack") })));
+    else field.append(...imgs);
+  }
   document.getElementById("stock").replaceChildren(backImg(), el("div", { text: t("stock") + " " + v.stock }));
   document.getElementById("flip").replaceChildren(...(v.flip_card ? [cardImg(v.flip_card, "flash")] : []));
-  document.getElementById("prompt").textContent = f.decision == null ? "" : game.names[f.seat] + ": " + f.decision;
+  document.getElementById("prompt").textContent = f.decision == null ? "" : seatNames(frame)[f.seat] + ": " + f.decision;
   const log = document.getElementById("log");
   log.replaceChildren();
-  for (let i = 0; i <= step; i++) logLines(log, game.frames[i].events, i === step, game.names);
-  document.getElementById("report").textContent = f.outcome ? f.outcome.report.join("\n") : "";
+  for (let i = 0; i <= step; i++) logLines(log, game.frames[i].events, i === step, seatNames(frame));
+  document.getElementById("report").textContent = f.outcome
+    ? (LANG === "ko" && f.outcome.report_ko ? f.outcome.report_ko : f.outcome.report).join("\n") : "";
 }
 function go(to) { if (game) { step = Math.max(0, Math.min(game.frames.length - 1, to)); draw(); } }
 async function load(i) {
   game = await (await fetch("/api/replay/" + i)).json(); step = 0; draw();
 }
+fetch("/api/presets").then(r => r.json()).then(d => { setCardNames(d.card_names_ko); draw(); });
 fetch("/api/replay").then(r => r.json()).then(d => {
   const sel = document.getElementById("games");
   sel.replaceChildren(...d.games.map(g => el("option", { value: String(g.index),

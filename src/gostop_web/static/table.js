@@ -43,25 +43,20 @@ function send(msg) {
 function play(move) { pending = null; send({ type: "move", move: move, turn: frame.view.turns }); }
 function showError(text) { document.getElementById("error").textContent = text; }
 
+// What a move is comes from the server (frame.legal_moves: kind, card, target,
+// month, labels): the page parses no move notation.
+function moveInfo(m) { return (frame && frame.legal_moves || []).find(o => o.move === m); }
 function moveLabel(m) {
-  if (m === "go") return t("go");
-  if (m === "stop") return t("stop");
-  if (m === "fliponly") return t("fliponly");
-  if (m === "accept") return t("accept");
-  if (m === "refuse") return t("refuse");
-  let r;
-  if ((r = /^shake(\d+)$/.exec(m))) return t("shake") + " " + r[1] + (LANG === "ko" ? "월" : "");
-  if ((r = /^bomb(\d+)$/.exec(m))) return t("bomb") + " " + r[1] + (LANG === "ko" ? "월" : "");
-  if ((r = /^showdown\/(.+)$/.exec(m))) return t("showdown") + " " + r[1];
-  return m;
+  const o = moveInfo(m);
+  if (!o) return m;
+  return LANG === "ko" ? o.label_ko : o.label;
 }
-
-function isCardMove(m) { return /^(\d+[A-Z]\d?|X\d)(\/.*)?$/.test(m); }
+function isCardMove(o) { return o.kind === "play" || o.kind === "bonus"; }
 
 function render(fresh) {
   if (!frame) return;
-  const v = frame.view, you = frame.you, legal = frame.legal;
-  const myTurn = legal.length > 0;
+  const v = frame.view, you = frame.you, options = frame.legal_moves || [];
+  const myTurn = options.length > 0;
   document.body.dataset.myTurn = myTurn ? "1" : "0";
   document.body.dataset.phase = v.phase;
   document.body.dataset.seat = you == null ? "watch" : String(you);
@@ -89,37 +84,48 @@ function render(fresh) {
   // the field, the stock, the card waiting for the flip
   const targets = new Set();
   let prompt = "";
+  const moveOf = new Map();  // a field card clicked -> the move it makes
   if (myTurn && v.phase === "flip") {
-    legal.filter(m => m.startsWith("flip/")).forEach(m => targets.add(m.slice(5)));
-    prompt = t("choose_flip", { card: v.flip_card });
+    options.filter(o => o.kind === "flip").forEach(o => { targets.add(o.target); moveOf.set(o.target, o.move); });
+    prompt = t("choose_flip", { card: cardLabel(v.flip_card) });
   } else if (pending) {
-    legal.filter(m => m.startsWith(pending + "/")).forEach(m => targets.add(m.split("/")[1]));
-    prompt = t("choose_target", { card: pending });
-  } else if (myTurn && legal.some(isCardMove)) prompt = t("your_turn");
+    options.filter(o => isCardMove(o) && o.card === pending && o.target)
+      .forEach(o => { targets.add(o.target); moveOf.set(o.target, o.move); });
+    prompt = t("choose_target", { card: cardLabel(pending) });
+  } else if (myTurn && options.some(isCardMove)) prompt = t("your_turn");
   else if (!myTurn && v.phase !== "over" && v.to_move != null)
     prompt = t("wait", { name: seatNames(frame)[v.to_move] });
   const field = document.getElementById("field");
   field.replaceChildren();
-  for (const c of v.field) {
-    const cls = [targets.has(c) ? "target" : "", marks.flipped.has(c) || c === v.played_card ? "flash" : ""].join(" ");
-    const img = cardImg(c, cls.trim());
-    if (targets.has(c)) img.addEventListener("click", () =>
-      play(v.phase === "flip" ? "flip/" + c : pending + "/" + c));
-    field.append(img);
+  for (const group of v.field_groups) {
+    // a ppeok stack is one pile of overlapping cards with its label
+    const box = group.stack ? el("div", { class: "stack", "data-stack": String(group.month),
+                                          title: t("stack") }) : field;
+    for (const c of group.cards) {
+      const cls = [targets.has(c) ? "target" : "", marks.flipped.has(c) || c === v.played_card ? "flash" : ""].join(" ");
+      const img = cardImg(c, cls.trim());
+      if (targets.has(c)) img.addEventListener("click", () => play(moveOf.get(c)));
+      box.append(img);
+    }
+    if (group.stack) {
+      box.append(el("div", { class: "stack-label", text: t("stack") }));
+      field.append(box);
+    }
   }
   const stock = document.getElementById("stock");
   stock.replaceChildren(backImg(), el("div", { "data-stock": String(v.stock), text: t("stock") + " " + v.stock }));
   const flip = document.getElementById("flip");
   flip.replaceChildren();
-  if (v.flip_card) flip.append(cardImg(v.flip_card, "flash"), el("div", { text: t("flip_card") }));
+  if (v.flip_card) flip.append(cardImg(v.flip_card, "flash"), el("div", { class: "caption", text: t("flip_card") }));
   document.getElementById("prompt").textContent = prompt;
 
   // buttons for the moves that are not a card
   const actions = document.getElementById("actions");
   actions.replaceChildren();
-  if (myTurn) for (const m of legal) if (!isCardMove(m) && !m.startsWith("flip/")) {
-    actions.append(el("button", { class: m === "stop" || m === "go" ? "primary" : "",
-                                  "data-move": m, text: moveLabel(m), onclick: () => play(m) }));
+  if (myTurn) for (const o of options) if (!isCardMove(o) && o.kind !== "flip") {
+    actions.append(el("button", { class: o.kind === "stop" || o.kind === "go" ? "primary" : "",
+                                  "data-move": o.move, text: LANG === "ko" ? o.label_ko : o.label,
+                                  onclick: () => play(o.move) }));
   }
   if (myTurn && v.phase === "gostop" && v.stop_value)
     actions.append(el("span", { class: "whos", text: t("stop_value") + " " + v.stop_value.pay }));
@@ -133,14 +139,14 @@ function render(fresh) {
     const panel = seatPanel(frame, you, marks, { noHand: true });
     const hand = el("div", { class: "cards hand", id: "hand" });
     for (const c of v.hand) {
-      const moves = legal.filter(m => m === c || m.startsWith(c + "/"));
+      const moves = options.filter(o => isCardMove(o) && o.card === c).map(o => o.move);
       const img = cardImg(c, moves.length ? "playable" : "");
       if (pending === c) img.classList.add("chosen");
       if (moves.length) img.addEventListener("click", () => {
         if (moves.length === 1) play(moves[0]);
         else { pending = pending === c ? null : c; render(false); }
       });
-      hand.append(img);
+      hand.append(namedCard(img, c));
     }
     panel.insertBefore(el("h2", { text: t("hand") }), panel.children[1] || null);
     panel.insertBefore(hand, panel.children[2] || null);
@@ -211,7 +217,9 @@ function showHint(msg) {  // only for the decision still to be made
 }
 
 let HINTS = false;
-fetch("/api/presets").then(r => r.json()).then(d => { HINTS = d.hint; render(false); });
+fetch("/api/presets").then(r => r.json()).then(d => {
+  HINTS = d.hint; setCardNames(d.card_names_ko); render(false);
+});
 document.getElementById("hint-button").addEventListener("click", () => {
   hintMoves = "wait"; drawHint(); send({ type: "hint" });
 });
