@@ -8,6 +8,10 @@ A position string holds the full state, stock order included::
 (one line; tokens separated by single spaces).  A view string is what one seat
 may see: its own hand, the field, every captured pile, Go counts, and only the
 number of cards for the other hands and the stock.
+
+The module stays one module: the two parsers and the checks of what no game
+reaches (``_check_reachable`` and the checks it calls) read the same fields, and
+each check names the key of the string it refuses.
 """
 
 from __future__ import annotations
