@@ -100,8 +100,9 @@ def test_the_c_network_on_one_view(benchmark):
     assert len(codes) == len(q) > 1
 
 
-@pytest.mark.parametrize("spec", ["neural-search:samples=64,cut=4", "neural-search:samples=64"],
-                         ids=["cut-4", "to-the-end"])
+@pytest.mark.parametrize("spec", ["neural-search:samples=64,cut=4", "neural-search:samples=64,cut=0",
+                                  "neural-search"],
+                         ids=["cut-4", "to-the-end", "default"])
 def test_one_neural_search_decision(benchmark, spec):
     """The search on top of the network: a hand's first decision."""
     from gostop_core.bots import make_bot

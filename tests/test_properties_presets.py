@@ -24,9 +24,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from conftest import assert_core_conserved, family_balances
-from gostop_core import CardSet, Game, Rules
+from gostop_core import CardSet, Game, PositionError, Rules
 from gostop_core.cards import CARD_CODES, card_month
 from gostop_core.moves import Move
 
@@ -401,3 +402,184 @@ def test_positions_played_out_from_their_string_balance_and_place_months_as_a_ga
                 if preset == "family" or preset in ("traditional", "standard"):
                     assert sum(out.chips) == 0, (seed, g.position())
             g.push(rng.choice(list(g.legal_moves)))
+
+
+# ------------------------------------------------------------------ months where a game puts them
+# Hypothesis over reached positions of every preset (issue 32, item 6).  The oracle is
+# written from the capture rules of docs/rules.md, over card codes: a capture takes a
+# month's cards two or four at a time (a pair; a stack, a ttadak, a bomb: all four), a
+# steal moves a junk from pile to pile, and under stacks a card joins the field only
+# where no card of its month lies, or as a ppeok leaves it.
+STEALS = ("stack_steal", "jjok_steal", "ttadak_steal", "sseul_steal")
+
+
+def steals_happen(r: Rules) -> bool:
+    return any(getattr(r, k) for k in STEALS) or bool(r.bomb and r.bomb_steal)
+
+
+def month_split_faults(game: Game) -> list[str]:
+    """Where the month cards of ``game`` lie as no real game leaves them (empty when
+    they lie as a game can put them)."""
+    r = game.rules
+    f = game._core.to_fields()
+    waiting = CARD_CODES[f["played_card"]] if f["played_card"] is not None else None
+    on_table = [c for c in game.field.codes() if c != waiting]
+    if f["flip_card"] is not None:
+        on_table.append(CARD_CODES[f["flip_card"]])
+    faults = []
+    for month in range(1, 13):
+        in_piles = [sum(1 for c in game.captured(p).codes() if not c.startswith("X")
+                        and card_month(c) == month) for p in range(game.players)]
+        if sum(in_piles) % 2:
+            faults.append(f"the piles hold {sum(in_piles)} of month {month}")
+        if not steals_happen(r) and any(k % 2 for k in in_piles):
+            faults.append(f"a pile holds an odd number of month {month}: {in_piles}")
+        lying = sum(1 for c in on_table if not c.startswith("X") and card_month(c) == month)
+        if r.field_stacks and sum(in_piles) and lying > 1:
+            faults.append(f"{lying} of month {month} on the field, {sum(in_piles)} captured")
+    return faults
+
+
+def reached(preset: str, players: int, seed: int, plies: int) -> Game:
+    g = Game(preset, players, seed, dealer=seed % players)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if g.is_over():
+            break
+        g.push(rng.choice(list(g.legal_moves)))
+    return g
+
+
+PROPERTY_SETTINGS = settings(max_examples=60, deadline=None,
+                             suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+@PROPERTY_SETTINGS
+@given(seed=st.integers(0, 2 ** 32 - 1), plies=st.integers(0, 60), playout=st.integers(0, 2 ** 16))
+def test_reached_positions_hold_months_as_a_game_and_balance_when_played_out(
+        preset, players, seed, plies, playout):
+    """At any point of a game, and read back from its string: a month's cards lie
+    where a real game can put them; played out from the string, the family balances
+    (and the chips of the chip presets) sum to zero, and a family hand ends with every
+    card won."""
+    g = reached(preset, players, seed, plies)
+    assert month_split_faults(g) == [], g.position()
+    again = Game.from_position(g.position())
+    rng = random.Random(playout)
+    while not again.is_over():
+        again.push(rng.choice(list(again.legal_moves)))
+        assert month_split_faults(again) == [], again.position()
+    out = again.outcome()
+    if preset == "family":
+        piles = [again.captured(p).codes() for p in range(players)]
+        assert again.field == CardSet() and sum(len(p) for p in piles) == 48
+        assert sum(out.chips) == 0 and list(out.chips) == family_balances(piles)
+    elif preset in ("traditional", "standard"):
+        assert sum(out.chips) == 0
+
+
+def _move_token_card(text: str, card: str, source: str, dest: str, seat: int) -> str:
+    """``text`` with ``card`` taken out of the ``source`` list (``stock`` or ``field``)
+    and put into ``dest`` (``field``, or seat ``seat``'s ``captured`` pile)."""
+    tokens = dict(t.split("=", 1) for t in text.split()[1:])
+
+    def cut(value: str) -> str:
+        rest = [c for c in value.split(",") if c != card]
+        return ",".join(rest) or "-"
+
+    def put(value: str) -> str:
+        return card if value == "-" else f"{value},{card}"
+
+    tokens[source] = cut(tokens[source])
+    if dest == "captured":
+        piles = tokens["captured"].split("|")
+        piles[seat] = put(piles[seat])
+        tokens["captured"] = "|".join(piles)
+    else:
+        tokens[dest] = put(tokens[dest])
+    return " ".join([text.split()[0]] + [f"{k}={v}" for k, v in tokens.items()])
+
+
+def unreachable_splits(g: Game) -> list[str]:
+    """Positions one stock card away from ``g`` that no game makes: a lone card of a
+    month put in a pile (no steals), or a second card of a captured month put on the
+    field (stacks)."""
+    r = g.rules
+    text = g.position()
+    stock = [CARD_CODES[c] for c in g._core.to_fields()["stock"] if c < 48]
+    out = []
+    for card in stock:
+        month = card_month(card)
+        piles = [sum(1 for c in g.captured(p).codes() if not c.startswith("X")
+                     and card_month(c) == month) for p in range(g.players)]
+        lying = sum(1 for c in g.field.codes() if not c.startswith("X") and card_month(c) == month)
+        if not steals_happen(r):
+            seat = random.Random(card).randrange(g.players)
+            if g._core.to_fields().get("sitter") != seat:
+                out.append(_move_token_card(text, card, "stock", "captured", seat))
+        if r.field_stacks and sum(piles) and lying == 1:
+            out.append(_move_token_card(text, card, "stock", "field", 0))
+    return out
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+@PROPERTY_SETTINGS
+@given(seed=st.integers(0, 2 ** 32 - 1), plies=st.integers(0, 40), data=st.data())
+def test_a_month_split_no_game_makes_is_refused_with_the_state_untouched(
+        preset, players, seed, plies, data):
+    """One stock card moved where no game puts it (alone into a pile under rules
+    without steals, or beside the one field card of a captured month under stacks):
+    ``PositionError`` naming the pile or the field (or the lone pending card the new
+    field card would lie beside), and the game the string came from
+    is untouched and plays on.  Casual has no stacks and steals: its months are not
+    checked, and each of its reached positions parses (the other test)."""
+    g = reached(preset, players, seed, plies)
+    candidates = unreachable_splits(g)
+    if preset == "casual":
+        assert not candidates
+        return
+    assume(candidates)
+    bad = data.draw(st.sampled_from(candidates))
+    before, history = g.position(), list(g.move_stack)
+    with pytest.raises(PositionError) as refused:
+        Game.from_position(bad)
+    # (a card put beside a lone played card waiting for the flip is refused as its pending)
+    assert refused.value.field in ("captured", "field", "pending")
+    assert g.position() == before and list(g.move_stack) == history
+    if not g.is_over():
+        g.push(list(g.legal_moves)[0])
+        g.pop()
+        assert g.position() == before
+
+
+@pytest.mark.parametrize("preset, players", CONFIGS)
+def test_the_reference_engine_keeps_months_where_the_rule_puts_them(preset, players):
+    """The month rule checked on the pure-Python reference engine, the engine written
+    from the rules text: at every state of random games the piles together hold a
+    month two or four at a time, each pile does where nothing is stolen, and under
+    stacks a month with two captured has at most one card on the field (the played
+    card waiting on its pair aside, a flipped card waiting for a choice counted)."""
+    from gostop_core.testing.reference import ReferenceGame, kind_of, month_of
+    r = Rules(preset)
+    states = 0
+    for seed in range(40):
+        game = ReferenceGame(r, players, seed)
+        rng = random.Random(seed)
+        while True:
+            s = game.s
+            table = [c for c in s.field if c != s.played_card and kind_of(c) != "X"]
+            if s.flip_card:
+                table.append(s.flip_card)
+            for month in range(1, 13):
+                piles = [sum(1 for c in seat.pile if kind_of(c) != "X" and month_of(c) == month)
+                         for seat in s.seats]
+                assert sum(piles) % 2 == 0, (seed, month, piles)
+                assert steals_happen(r) or not any(k % 2 for k in piles), (seed, month, piles)
+                if r.field_stacks and sum(piles):
+                    assert sum(1 for c in table if month_of(c) == month) <= 1, (seed, month)
+            states += 1
+            if game.is_over():
+                break
+            game.push(rng.choice(game.legal_moves()))
+    assert states > 40 * 15

@@ -60,7 +60,10 @@ OPTIONS = [
     ("standard", {"bright5": 50, "chongtong_chips": 5, "go_scheme": 0}, (2, 3)),
     ("standard", {"threshold_2p": 3, "go_scheme": 1, "mong_bak_animals": 6}, (2, 3)),
     ("family", {"hand_4p": 7, "field_4p": 6}, (4,)),
-    ("family", {"four_on_field_redeal": 0, "ppeok": 1, "jjok_steal": 1}, (2, 3, 4)),
+    # (family balances refuse four_on_field_redeal=0: four dealt to the field would stay
+    # unwon; the stack rules without the redeal are played by traditional below)
+    ("family", {"ppeok": 1, "jjok_steal": 1}, (2, 3, 4)),
+    ("traditional", {"four_on_field_redeal": 0}, (2, 3)),
 ]
 OPTION_CASES = [(preset, over, n) for preset, over, counts in OPTIONS for n in counts]
 GAMES_PER_OPTION_CASE = 20

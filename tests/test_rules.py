@@ -184,3 +184,50 @@ def test_family_balances_and_card_points_go_together():
         Rules("standard", payment=2)
     with pytest.raises(RulesError, match="family"):
         Rules("family", payment=1)
+
+
+@pytest.mark.parametrize("override", [
+    dict(go_stop=1), dict(chongtong=1), dict(three_ppeok_chips=5, ppeok=1), dict(field_stacks=0),
+    dict(four_on_field_redeal=0), dict(bomb=1), dict(bomb=1, bomb_flip_only_turns=1),
+])
+def test_family_balances_refuse_rules_that_leave_cards_unwon(override):
+    """Seed 004: "If all the players' balances add up to 0, the scoring has been done
+    correctly." -- a sweep of rule overrides (issue 32) found family hands ending with
+    cards no one could win: with field_stacks=0 two of a month stayed on the field, the
+    balances summed to -15 and the winner's balance, -5, was printed as points that no
+    position may hold; a Stop, a chongtong, a third ppeok or a bomb without its
+    flip-only turns leave cards unwon too."""
+    with pytest.raises(RulesError, match=r"^family balances \(payment=2\) with "):
+        Rules("family", **override)
+
+
+def test_family_balances_with_a_bomb_made_up_by_flip_only_turns_sum_to_zero():
+    """Seed 000: "so your next two turns only flip the deck" -- a bomb plays three hand
+    cards for one flip; two flip-only turns make it up, so under family balances every
+    card is still won."""
+    import random
+
+    from gostop_core import CardSet, Game
+    rules = Rules("family", bomb=1, bomb_flip_only_turns=2)
+    bombs = 0
+    for seed in range(300):
+        game = Game(rules, 2 + seed % 3, seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            moves = list(game.legal_moves)
+            bomb = [m for m in moves if str(m).startswith("bomb")]
+            bombs += bool(bomb)
+            game.push(bomb[0] if bomb else rng.choice(moves))
+        assert game.field == CardSet() and sum(game.outcome().chips) == 0
+    assert bombs >= 5
+
+
+def test_a_bonus_card_keeps_to_a_ppeok_stack_only_with_stacks():
+    """Seed 002: "except in the event of a ppeok, in which all four cards (i.e. the three
+    cards involved in the ppeok plus the bonus card) must remain on the table." -- the
+    bonus card keeps to a stack; found by the same sweep: standard with field_stacks=0
+    left X3 marked as sitting with a ppeok stack after a single card was taken from the
+    three, a position the engine printed and the parser refused (stackbonus)."""
+    with pytest.raises(RulesError, match="ppeok_keeps_bonus=1 needs field_stacks=1"):
+        Rules("standard", field_stacks=0)
+    Rules("standard", field_stacks=0, ppeok_keeps_bonus=0)

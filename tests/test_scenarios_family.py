@@ -99,7 +99,7 @@ def test_ppeok_pair_is_captured_and_the_flip_stays():
     """Seed 004: "If the card drawn from the top of the draw pile in step 3 matches the
     two cards matched in step 2, the player collects the two cards and adds the drawn
     card on the table." (Matrix: "flip card stays; pair is captured")."""
-    g = fgame(field="3R 5J1", hands=["3B 7A", "3J2 2J1"], captured=["", "4J1"],
+    g = fgame(field="3R 5J1", hands=["3B 7A", "3J2 2J1"], captured=["", "4J1 4J2"],
               stock="3J1 11J1 12D")
     ev = g.push("3B")
     assert g.captured(0) == CardSet("3B 3R")
@@ -113,28 +113,28 @@ def test_ppeok_pair_is_captured_and_the_flip_stays():
 def test_jjok_captures_without_a_steal():
     """Seed 004: "If a player draws a card which matches the card discarded in step 2,
     the player collects both cards." (Matrix: "capture, no steal")."""
-    g = fgame(field="5J1 6J1", hands=["3B 7A", "1J1 2J1"], captured=["", "2J2"],
+    g = fgame(field="5J1 6J1", hands=["3B 7A", "1J1 2J1"], captured=["", "4J1 4J2"],
               stock="3R 11J1")
     ev = g.push("3B")
     assert g.captured(0) == CardSet("3B 3R")
-    assert not events_of(ev, "stolen") and g.captured(1) == CardSet("2J2")
+    assert not events_of(ev, "stolen") and g.captured(1) == CardSet("4J1 4J2")
 
 
 def test_ttadak_takes_four_without_a_steal():
     """Seed 004: "If a player plays a card in step 2 for which two matching cards are
     already on the table, and then draws the fourth matching card from the draw pile in
     step 3, the player collects all four cards." (Matrix: "all four + steal | all four")."""
-    g = fgame(field="3R 3J1 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "2J2"],
+    g = fgame(field="3R 3J1 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "4J1 4J2"],
               stock="3J2 11J1")
     ev = g.push("3B/3R")
     assert g.captured(0) == CardSet.month(3)
-    assert not events_of(ev, "stolen") and g.captured(1) == CardSet("2J2")
+    assert not events_of(ev, "stolen") and g.captured(1) == CardSet("4J1 4J2")
 
 
 def test_stack_of_three_is_captured_whole_without_a_steal():
     """Seed 004: "If there is a set of three cards of the same month on the table, they
     are combined into one stack." (Matrix: "capture all four")."""
-    g = fgame(field="3R 3J1 3J2 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "2J2"],
+    g = fgame(field="3R 3J1 3J2 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "4J1 4J2"],
               stock="11J1")
     assert "3B" in moves(g) and not [m for m in moves(g) if m.startswith("3B/")]
     ev = g.push("3B")
@@ -147,7 +147,7 @@ def test_sweeping_the_field_steals_nothing():
     both cards along with the cards matched in step 2." and nothing more (Matrix: "sseul:
     exactly two field cards of different months, both captured, field left empty (001's
     wording; not any emptied field) | no | steal | no (not in 002-004) | no")."""
-    g = fgame(field="3R 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "2J2"],
+    g = fgame(field="3R 5J1", hands=["3B 7A", "1J1 2J1"], captured=["", "4J1 4J2"],
               stock="5J2 11J1")
     ev = g.push("3B")
     assert g.field == CardSet() and g.captured(0) == CardSet("3B 3R 5J1 5J2")
@@ -160,7 +160,7 @@ def test_no_bomb_no_shake_no_go_stop():
     gone.")."""
     # three of a month in hand with the fourth on the field: only plain plays
     g = fgame(field="9J2 5J1", hands=["9A 9R 9J1 7A", "1J1 2J1"], stock="11J1 12D",
-              captured=["1B 3B 8B 11B 1R 2R 3R 2A 4A", ""])
+              captured=["1B 1R 3B 3R 8B 8A 11B 11D 2A 2R 4A 4R", ""])
     assert moves(g) == {"9A", "9R", "9J1", "7A"}
     g.push("7A")
     # a pile worth far more than any threshold asks nothing
@@ -171,7 +171,8 @@ def test_no_bomb_no_shake_no_go_stop():
 
 def _last_turn(players, piles):
     """The last player's last turn: seat ``players - 1`` plays 7A onto 7R and flips 4J2
-    onto 4J1, emptying the field; ``piles`` hold every other card.  (Months 4 and 7 are
+    onto 4J1, emptying the field; ``piles`` hold every other card, each month two or
+    four at a time as in a real hand (docs/notation.md, "months").  (Months 4 and 7 are
     in no family set.)"""
     hands = [""] * (players - 1) + ["7A"]
     g = fgame(players=players, field="7R 4J1", hands=hands, stock="4J2", turn=players - 1,
@@ -202,9 +203,9 @@ def test_card_points_and_set_bonuses_paid_by_each_other_player():
     each other player owes that player 30 points at the end of the game." and Seed 004:
     "Animal cards are worth 10 points each." and Seed 004: "Junk cards, and the November
     and December Double Junk cards are worth nothing on their own." """
-    # seat 0: hongdan + all of November; seat 1: three of May + cheongdan; seat 2 the rest
-    seat0 = "1R 2R 3R 11B 11D 11J1 11J2"
-    seat1 = "5A 5R 5J1 6R 9R 10R"
+    # seat 0: hongdan + all of November; seat 1: half of May + cheongdan; seat 2 the rest
+    seat0 = "1R 1J1 2R 2J1 3R 3J1 11B 11D 11J1 11J2"
+    seat1 = "5A 5R 6R 6J1 9R 9J1 10R 10J1"
     placed = set((seat0 + " " + seat1).split()) | LAST_TURN_CARDS
     seat2 = " ".join(c for c in CARD_CODES[:48] if c not in placed)
     g = _last_turn(3, [seat0, seat1, seat2])
@@ -214,8 +215,8 @@ def test_card_points_and_set_bonuses_paid_by_each_other_player():
     assert set(piles[2]) >= LAST_TURN_CARDS
     # by hand: seat 0 has 1R 2R 3R (15) + 11B (20) = 35 points, hongdan 30 + November 40
     # = 70 from each of two others; seat 1: 5A (10) + 5R 6R 9R 10R (20) = 30 points,
-    # cheongdan 30 (May is split: 5J2 is seat 2's); seat 2: 240 - 35 - 30 = 175
-    # points and all of December 20 (October is split: 10R is seat 1's).
+    # cheongdan 30 (May is split: 5J1 and 5J2 are seat 2's); seat 2: 240 - 35 - 30 = 175
+    # points and all of December 20 (October is split: 10R and 10J1 are seat 1's).
     assert [card_points(p) for p in piles] == [35, 30, 175]
     assert [set_bonus(p) for p in piles] == [70, 30, 20]
     # balances: 35 + 2 x 70 - (30 + 20) - 80 = 45; 30 + 2 x 30 - (70 + 20) - 80 = -80;
@@ -248,8 +249,10 @@ def test_break_even_target_and_zero_sum(players, target):
     80. For four players, this number is 60." and Seed 004: "If all the players'
     balances add up to 0, the scoring has been done correctly." """
     # seat 0 wins exactly the target in card points and no set; the last seat the rest
-    # 120 = 4 brights (80) + 4 animals (40); 80 = 4 brights; 60 = 3 brights
-    seat0 = {120: "1B 8B 11B 12B 2A 4A 6A 9A", 80: "1B 8B 11B 12B", 60: "1B 8B 11B"}[target]
+    # 120 = 4 brights (80) + 4 animals (40); 80 = 4 brights; 60 = 3 brights; each with a
+    # junk of its month (a pile holds months in pairs), none completing a set
+    seat0 = {120: "1B 1J1 8B 8J1 11B 11J1 12B 12D 2A 2J1 5A 5J1 6A 6J1 9A 9J1",
+             80: "1B 1J1 8B 8J1 11B 11J1 12B 12D", 60: "1B 1J1 8B 8J1 11B 11J1"}[target]
     assert card_points(seat0.split()) == target
     placed = set(seat0.split()) | LAST_TURN_CARDS
     rest = [c for c in CARD_CODES[:48] if c not in placed]

@@ -343,7 +343,7 @@ def test_the_boards_agree_on_12r_under_family_scoring():
     from gostop_cli.board import board_text
     from gostop_core import svg
     g = game_from(rules="family+rain_ribbon_counts=0", players=2,
-                  captured=["12R 1R 2R", ""], field="1B 3B", hands=["8B", "4A"],
+                  captured=["12R 12D 1R 1J1 2R 2J1", ""], field="1B 3B", hands=["8B", "4A"],
                   stock="5A 6A", extra=not_first_turn(2))
     assert not g.rules.rain_ribbon_counts and g.rules.family_scoring
     assert score(g.captured(0), g.rules).ribbons == 3

@@ -8,6 +8,10 @@ A position string holds the full state, stock order included::
 (one line; tokens separated by single spaces).  A view string is what one seat
 may see: its own hand, the field, every captured pile, Go counts, and only the
 number of cards for the other hands and the stock.
+
+The module stays one module: the two parsers and the checks of what no game
+reaches (``_check_reachable`` and the checks it calls) read the same fields, and
+each check names the key of the string it refuses.
 """
 
 from __future__ import annotations
@@ -373,13 +377,20 @@ def parse_position(text: str) -> tuple[Rules, dict]:
     if PHASE_NAMES[phase] == "over":
         winner = tok.get("winner", "-")
         fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
-        fields["points"] = _int(tok.get("points", "0"), "points", 0, PAY_CAP)
+        fields["points"] = _int(tok.get("points", "0"), "points", _lowest_points(rules), PAY_CAP)
     elif "winner" in tok or "points" in tok:
         raise PositionError("winner/points are only given when phase=over", "winner")
     counts = [bin(h).count("1") for h in fields["hands"]]
     _check_reachable(rules, fields, counts, len(fields["stock"]),
                      {p: fields["hands"][p] for p in range(n)})
     return rules, fields
+
+
+def _lowest_points(rules: Rules) -> int:
+    """The least ``points=`` a finished hand can print: 0, or under family balances
+    (``payment=2``) the highest balance, which is below 0 when cards stay unwon (a
+    hand-made family position whose stock outlasts its hands ends with stock left)."""
+    return -PAY_CAP if rules.payment == 2 else 0
 
 
 class _Claims:
@@ -487,7 +498,7 @@ def parse_view(text: str) -> tuple[Rules, dict]:
     if PHASE_NAMES[phase] == "over":
         winner = tok.get("winner", "-")
         fields["winner"] = None if winner == "-" else _int(winner, "winner", 0, n - 1)
-        fields["points"] = _int(tok.get("points", "0"), "points", 0, PAY_CAP)
+        fields["points"] = _int(tok.get("points", "0"), "points", _lowest_points(rules), PAY_CAP)
     elif "winner" in tok or "points" in tok:
         raise PositionError("winner/points are only given when phase=over", "winner")
     _check_reachable(rules, fields, fields["hand_counts"], fields["stock_count"],
@@ -546,6 +557,7 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
                 raise PositionError(f"seat {p} dropped {fields['bombs'][p]} bomb(s) but shaken= "
                                     f"shows {shown} month(s): under these rules a bomb shows "
                                     "its month (list it in shaken=)", "shaken")
+    _check_months(rules, fields, phase)
     size = 3 if sitter is not None else n
     dealt = getattr(rules, f"hand_{size}p")
     for p, k in enumerate(counts):
@@ -555,6 +567,65 @@ def _check_reachable(rules: Rules, fields: dict, counts: list[int], stock: int,
     _check_phase(rules, fields, phase, counts, known, visible)
     _check_counters(fields, phase, counts, stock)
     _check_played(fields, phase)
+
+
+def _steals_possible(rules: Rules) -> bool:
+    """Whether a junk card can move from one captured pile to another under
+    ``rules`` (the five steals of docs/rules.md; a bomb steals only where bombs
+    are played)."""
+    return bool(rules.stack_steal or rules.jjok_steal or rules.ttadak_steal
+                or rules.sseul_steal or (rules.bomb and rules.bomb_steal))
+
+
+def _month_cards(mask: int, month: int) -> str:
+    return ",".join(CARD_CODES[c] for c in range(4 * month, 4 * month + 4) if mask >> c & 1)
+
+
+def _check_months(rules: Rules, fields: dict, phase: str) -> None:
+    """Each month's cards where a real game can put them (docs/notation.md,
+    "months").  Every capture takes a month's cards two or four at a time (a pair;
+    a stack, a ttadak or a bomb: all four), so without steals each pile holds an
+    even number of each month.  Where three on the field form a stack, a card joins
+    the field only when no card of its month lies there (dealt, or matching
+    nothing) or as a ppeok leaves it, so once a pair of a month has been captured at
+    most one of its cards lies on the field (besides, in phase flip, a played card
+    waiting on its pair); a steal moves junk between piles, never to the field.  Any other
+    split leaves a card no one can win: a family hand would end with it on the
+    field and balances that do not sum to zero.  (With steals the piles together
+    still hold 0, 2 or 4 of a month, as a property test checks, but the hand-made
+    scenario positions of those presets give piles lone cards, so that is not
+    enforced there.)"""
+    piles = fields["captured"]
+    taken = 0
+    for pile in piles:
+        taken |= pile
+    paired = not _steals_possible(rules)
+    waiting = fields.get("played_card") if phase == "flip" else None
+    table = fields["field"]
+    if fields["flip_card"] is not None:
+        table |= 1 << fields["flip_card"]
+    for month in range(12):
+        block = 0xF << (4 * month)
+        for p, pile in enumerate(piles if paired else ()):
+            own = bin(pile & block).count("1")
+            if own % 2:
+                raise PositionError(
+                    f"seat {p} has captured {own} card(s) of month {month + 1} "
+                    f"({_month_cards(pile, month)}): without steals a pile holds a month's "
+                    "cards two or four at a time", "captured")
+        held = bin(taken & block).count("1")
+        # (an odd count, which only the hand-made positions of presets with steals hold,
+        # is left alone: no capture changes it, so no position played from there can
+        # come back to the rule)
+        if held and held % 2 == 0 and rules.field_stacks:
+            lying = table & block
+            if waiting is not None and waiting // 4 == month:
+                lying &= ~(1 << waiting)
+            if bin(lying).count("1") > 1:
+                raise PositionError(
+                    f"{_month_cards(lying, month)} lie on the field while {held} card(s) of "
+                    f"month {month + 1} are captured: with stacks a captured month leaves "
+                    "at most one of its cards on the field", "field")
 
 
 def _check_played(fields: dict, phase: str) -> None:
@@ -616,6 +687,19 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
             if counts[owner] < 1:
                 raise PositionError(f"seat {owner} holds {CARD_CODES[card]} but its hand "
                                     "count is 0", "hands")
+    flip = fields["flip_card"]
+    if (flip is not None and rules.field_stacks
+            and bin(fields["field"] & _month_mask(flip)).count("1") == 3):
+        raise PositionError(f"the flipped card {CARD_CODES[flip]} meets three cards of its month: "
+                            "under stacks it takes the stack at once and never waits for a "
+                            "choice", "phase")
+    played = fields.get("played_card")
+    if (fields["flip_card"] is not None and played is not None
+            and fields["flip_card"] // 4 == played // 4):
+        # the flip meets the card just played: a jjok, ttadak or ppeok, settled at once
+        raise PositionError(f"the flipped card {CARD_CODES[fields['flip_card']]} is of the "
+                            f"month of the pending card {CARD_CODES[played]}: it takes its "
+                            "cards at once and never waits for a choice", "phase")
     if fields.get("forced_card") is not None and phase != "play":
         raise PositionError("a forced card is played in phase play", "forced")
     mid_turn = phase == "flip"  # a turn's played card, flipped bonus cards and flags wait only here
@@ -626,6 +710,14 @@ def _check_phase(rules: Rules, fields: dict, phase: str, counts: list[int],
         if fields["played_card"] >= 48 or (target is not None and (
                 target // 4 != fields["played_card"] // 4 or target == fields["played_card"])):
             raise PositionError("the pending card and its field card are two cards of one month", "pending")
+        alone = fields["played_card"]
+        if target is None and fields["field"] & _month_mask(alone) & ~(1 << alone):
+            # a played card waits alone only when it matched nothing: left so, the turn
+            # would end with two cards of a month side by side, uncaptured
+            raise PositionError(f"the pending card {CARD_CODES[alone]} matched nothing, so no "
+                                f"other card of month {alone // 4 + 1} lies on the field "
+                                f"(name its field card: pending={CARD_CODES[alone]}/<card>)",
+                                "pending")
     if fields["turn_bonus"]:
         if fields["turn_bonus"] & ~(3 << 48):
             raise PositionError("only the bonus cards X2 and X3 wait for the turn's captures", "turnbonus")

@@ -318,6 +318,29 @@ def _validate(dict values):
                         f"{pack - dealt - n * values[f'hand_{n}p']} cards in the stock when the "
                         f"hands are played out: deal at least "
                         f"{-(-(pack - values[f'field_{n}p']) // (2 * n))} cards a hand")
+    if values["payment"] == 2:
+        # family balances share out the pack's 240 points, so every card must end in a
+        # pile: a hand played to its end, where a card only lies alone on the field
+        # once its month has been captured (stacks, no four dealt to the field), and a
+        # bomb's three hand cards made up by flip-only turns; otherwise a card is won
+        # by nobody and the balances do not sum to zero (nor the winner's stay >= 0)
+        for key, ok, why in (
+                ("go_stop", values["go_stop"] == 0, "a Stop would end the hand with cards unwon"),
+                ("chongtong", values["chongtong"] == 0, "it ends the hand at the deal"),
+                ("three_ppeok_chips", values["three_ppeok_chips"] == 0,
+                 "a third ppeok would end the hand with cards unwon"),
+                ("field_stacks", values["field_stacks"] == 1,
+                 "without stacks two cards of a month can be left on the field"),
+                ("four_on_field_redeal", values["four_on_field_redeal"] == 1,
+                 "four of a month dealt to the field could never be taken"),
+                ("bomb_flip_only_turns", not values["bomb"] or values["bomb_flip_only_turns"] >= 2,
+                 "a bomb plays three hand cards for one flip: the stock would outlast the hands")):
+            if not ok:
+                raise RulesError(f"family balances (payment=2) with {key}={values[key]}: {why}")
+    if values["ppeok_keeps_bonus"] and not values["field_stacks"]:
+        raise RulesError("ppeok_keeps_bonus=1 needs field_stacks=1: without stacks the three "
+                         "cards of a ppeok are taken one at a time and the bonus card would "
+                         "be left with no stack")
     if values["gwangpalli"] and not values["allow_4p"]:
         raise RulesError("gwangpalli is four-handed play: it needs allow_4p=1")
     if values["gwangpalli"] and not values["go_stop"]:

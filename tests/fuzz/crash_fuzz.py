@@ -213,6 +213,60 @@ def suite_edits(rng: random.Random) -> list[str]:
     ]
 
 
+def month_edits(text: str, rng: random.Random) -> list[str]:
+    """One card moved from its list to another (the field, a captured pile, a hand,
+    the stock; a view: its own hand, or an unseen card out of the stock count), so
+    that a month is split as a game may or may not leave it (docs/notation.md,
+    "months"): a refusal is fine, an accepted split must play on with every printed
+    position parsing again."""
+    view = text.startswith("gostop-view/1")
+    lists: dict[tuple[str, int], list[str]] = {}
+    for key in ("field", "stock") if not view else ("field", "hand"):
+        value = _get(text, key)
+        if value is not None:
+            lists[(key, 0)] = [] if value == "-" else value.split(",")
+    for key in ("captured",) if view else ("captured", "hands"):
+        value = _get(text, key)
+        if value is not None:
+            for i, part in enumerate(value.split("|")):
+                lists[(key, i)] = [] if part == "-" else part.split(",")
+    if view:
+        from gostop_core.cards import CARD_CODES
+        seen = {c for cards in lists.values() for c in cards}
+        unseen = [c for c in CARD_CODES[:48] if c not in seen]
+        lists[("stock", 0)] = unseen  # an unseen card, taken from the stock's count
+    out = []
+    for _ in range(3):
+        sources = [k for k, cards in lists.items() if any(not c.startswith("X") for c in cards)]
+        if not sources:
+            break
+        src = rng.choice(sources)
+        dest = rng.choice([k for k in lists if k != src and not (view and k[0] == "stock")])
+        card = rng.choice([c for c in lists[src] if not c.startswith("X")])
+        moved = {k: list(v) for k, v in lists.items()}
+        moved[src].remove(card)
+        moved[dest].append(card)
+        t = text
+        for key in ("field", "hand") + (() if view else ("stock",)):
+            if (key, 0) in moved:
+                t = _set(t, key, ",".join(moved[(key, 0)]) or "-")
+        for key in ("captured",) if view else ("captured", "hands"):
+            seats = sorted(i for k, i in moved if k == key)
+            if seats:
+                t = _set(t, key, "|".join(",".join(moved[(key, i)]) or "-" for i in seats))
+        if view:
+            counts = (_get(t, "hands") or "").split(",")
+            seat = int(_get(t, "seat") or 0)
+            if src == ("stock", 0):
+                t = _set(t, "stock", str(int(_get(t, "stock") or 0) - 1))
+            for k, step in ((src, -1), (dest, 1)):
+                if k == ("hand", 0) and seat < len(counts):
+                    counts[seat] = str(int(counts[seat]) + step)
+            t = _set(t, "hands", ",".join(counts))
+        out.append(t)
+    return out or [text]
+
+
 KINDS = ("position", "view", "suite", "file", "fields", "manifest", "training", "svg")
 #: Kinds the worker builds from a seed (tests/fuzz/files.py and targets.py).
 SEEDED = ("file", "fields", "manifest", "training", "svg")
@@ -241,7 +295,7 @@ def generate(count: int, seed: int, kinds: tuple[str, ...] = KINDS,
             items = suite_edits(rng)
         else:
             base = rng.choice(positions if kind == "position" else views)
-            how = rng.choice((numeric_edits, card_edits, rules_edits, room_edits))
+            how = rng.choice((numeric_edits, card_edits, rules_edits, room_edits, month_edits))
             items = how(base, rng)
             if rng.random() < 0.3:  # two edits at once
                 items = [rng.choice(how(t, rng)) for t in items]

@@ -732,7 +732,8 @@ def capture_rows():
             f"{preset}: the flip 5J2 meets the stack 5A 5R 5J1 and takes all four"
             + (", and a junk from the opponent" if steals else " (no steal in family)"),
             position=pos(preset, 2, field="5A 5R 5J1 6J1", hands=["3B 7A", "1J1 2J1"],
-                         captured=["-", "8J1 11D"], stock="5J2 11J1"),
+                         captured=["-", "8J1 11D" if steals else "8J1 8J2 11D 11J2"],
+                         stock="5J2 11J1"),
             moves=["3B"], want=[has("stack"), captured(0, "5A 5R 5J1 5J2"),
                                 stolen(("8J1", 1)) if steals else no_steal])
     add("traditional", "flip matches one / two / a stack", "pair-and-stack", *q("001.flip_stack"),
@@ -768,7 +769,8 @@ def capture_rows():
             f"family, {players} players: 3B takes the stack of March whole and steals nothing",
             position=pos("family", players, field="3R 3J1 3J2 5J1",
                          hands=hands_with(players, 0, "3B 7A"),
-                         captured=["-"] + ["8J1 11D"] + ["-"] * (players - 2), stock="11J1"),
+                         captured=["-"] + ["8J1 8J2 11D 11J2"] + ["-"] * (players - 2),
+                         stock="11J1"),
             moves=["3B"], want=[has("stack"), captured(0, "3B 3R 3J1 3J2"), no_steal])
     add("standard", "matches a stack of three", "stack-takes-its-bonus", *q("002.bonus_ppeok"),
         "standard: X2 lies with the ppeok stack of March (stackbonus=X2:3); 3B takes the "
@@ -956,7 +958,7 @@ def jjok_ttadak_sseul_rows():
         add("family", "jjok / chok", f"no-steal-{players}p", *q("004.jjok"),
             f"family, {players} players: the flip takes back the card just played; no steal",
             position=pos("family", players, field="5J1 6J1", hands=hands_with(players, 0, "3B 7A"),
-                         captured=["-", "2J2", "4J2"][:players], stock="3R 11J1"),
+                         captured=["-", "2J1 2J2", "4J1 4J2"][:players], stock="3R 11J1"),
             moves=["3B"], want=[captured(0, "3B 3R"), no_steal])
     add("casual", "jjok / chok", "plain-capture", *q("m.jjok_casual"),
         "casual: the flip 3R takes the 3B just played; a plain capture, no steal",
@@ -989,12 +991,12 @@ def jjok_ttadak_sseul_rows():
     add("family", "ttadak", "no-steal", *q("004.ttadak"),
         "family: ttadak takes all four of March but steals nothing",
         position=pos("family", 2, field="3R 3J1 6J1", hands=["3B 7A", "10J2 10R"],
-                     captured=["-", "2J2"], stock="3J2 11J1"),
+                     captured=["-", "2J1 2J2"], stock="3J2 11J1"),
         moves=["3B/3J1"], want=[captured(0, "3B 3R 3J1 3J2"), no_steal])
     add("family", "ttadak", "no-steal-4p", *q("004.no_ppeok"),
         "family, 4 players: seat 3 takes all four of February; nobody gives anything",
         position=pos("family", 4, field="2A 2J1 6J1", hands=hands_with(4, 3, "2R 7A"),
-                     captured=["1J1", "3J1", "4J1", "-"], stock="2J2 11J1", turn=3),
+                     captured=["1J1 1J2", "3J1 3J2", "4J1 4J2", "-"], stock="2J2 11J1", turn=3),
         moves=["2R/2A"], want=[captured(3, "2A 2R 2J1 2J2"), no_steal])
     add("casual", "ttadak", "impossible", *q("m.ttadak_casual"),
         "casual: 3B takes 3R at once; the flip 3J2 then takes the 3J1 left behind: two "
@@ -1048,7 +1050,8 @@ def jjok_ttadak_sseul_rows():
         add(preset, "sseul", "no-steal", *q(src),
             f"{preset}: capturing the last field cards steals nothing",
             position=pos(preset, 2, field="3R 5J1", hands=["3B 7A", "10J2 10R"],
-                         captured=["-", "2J2"], stock="5J2 11J1"),
+                         captured=["-", "2J1 2J2" if preset == "family" else "2J2"],
+                         stock="5J2 11J1"),
             moves=["3B"], want=[lacks("sseul"), no_steal, captured(0, "3B 3R 5J1 5J2")])
 
 
@@ -1090,8 +1093,8 @@ def last_turn_rows():
         moves=["3B"], want=[has("jjok"), stolen(("1J1", 0))])
     add("family", "the last turn", "nothing-special", *q("004.run_out"),
         "family: the last card's ttadak steals nothing (family never steals); the hand is scored",
-        position=pos("family", 2, field="3R 3J1 5J1", hands=["-", "3B"], turn=1,
-                     captured=["1J1", "-"], stock="3J2"),
+        position=family_end(2, ["1J1 1J2", "-"], seat=1, hand="3B", field="3R 3J1", stock="3J2",
+                            fill=1),
         moves=["3B/3R"], want=[no_steal, reason("family")])
 
 
@@ -1538,8 +1541,8 @@ def go_stop_rows():
                 moves=["3J1"], want=[phase("gostop"), legal("go", "stop", exact=True)])
     add("family", "Go/Stop played", "never-asked", *q("004.run_out"),
         "family: no Go/Stop; completing hongdan changes nothing and play goes on",
-        position=pos("family", 2, captured=["2A 4A 8A 1R 2R", "-"], hands=["3J1 7A", "10J2 10R"],
-                     **reach),
+        position=pos("family", 2, captured=["2A 2R 4A 4J1 8A 8J1 1R 1J1", "-"],
+                     hands=["3J1 7A", "10J2 10R"], **reach),
         moves=["3J1"], want=[phase("play")])
     add("casual", "Go/Stop", "stop-wins", *q("000.stop"),
         "casual: the player stops at 8 points and wins the hand",
@@ -2325,7 +2328,7 @@ def showdown_rows():
     add("family", "showdown", "no-win-cards", *q("m.showdown"),
         "family with showdown=1: nobody may stop, so no card is a win-card",
         position=pos("family+showdown=1", 2, hands=["3R 7A", "10J2 10R"], field="5J1",
-                     captured=["-", "2A 4A 8A 1R 2R"], stock="11J1"),
+                     captured=["-", "2A 2R 4A 4J1 8A 8J1 1R 1J1"], stock="11J1"),
         moves=[], want=[not_legal("showdown/3R")])
     add("casual", "showdown", "option-off", *q("m.showdown"),
         "casual as preset (showdown=0): holding the win-card offers no showdown",
@@ -2339,7 +2342,8 @@ def family_end(players: int, piles, *, seat: int, hand: str, field: str, stock: 
                fill: int, rules: str = "family") -> str:
     """The last turn of a family hand: ``seat`` holds ``hand`` (one card), every other
     hand is empty, the stock holds ``stock``; the rest of the pack is in seat ``fill``'s
-    pile."""
+    pile.  As in a real family hand every pile holds each month two or four at a time
+    and the last turn leaves the field empty (docs/notation.md, "months")."""
     hands = [hand if p == seat else "-" for p in range(players)]
     return pos(rules, players, turn=seat, hands=hands, captured=piles, field=field, stock=stock,
                fill=f"captured{fill}")
@@ -2350,78 +2354,89 @@ def balance_sum_zero(o):
     return sum(chips_) == 0 or f"balances {chips_} do not sum to 0"
 
 
+#: 5 brights and 2 ribbons (110 family points), each month with a junk partner (a pile
+#: holds months in pairs), and one card of every set, so that no other pile makes one
+TARGET_PILE = "1B 1R 3B 3J1 8B 8J1 11B 11J1 12B 12D 6R 6J1 5J1 5J2 10J1 10J2"
+
+
 @section
 def family_rows():
     # card points
     for players, piles, src in (
-            (2, ["1B 3B 1R 2A", "9A 5A 11D 12D 1J1"], "004.bright"),
-            (3, ["6R 9R 10R 4R", "2A 4A 8A", "12B 12A 12R 12D"], "004.ribbon"),
-            (4, ["1B", "2A 1J1 1J2", "5A 9A", "11D 12D 3J1"], "004.animal")):
+            (2, ["1B 1R 3B 3J1 2A 2J1", "9A 9J1 5A 5J1 11D 11J1 1J1 1J2"], "004.bright"),
+            (3, ["6R 6J1 9R 9J1 10R 10J1 4R 4J1", "2A 2J1 4A 4J2 8A 8J1", "12B 12A 12R 12D"],
+             "004.ribbon"),
+            (4, ["1B 1R", "2A 2J1 1J1 1J2", "5A 5J1 9A 9J1", "11D 11J1 3J1 3J2"], "004.animal")):
         add("family", "family points", f"card-points-{players}p", *q(src),
             f"family, {players} players: brights 20, ribbons 5, animals 10 (5A and 9A too), junk 0",
             position=pos("family", players, captured=piles, hands=free_hands(piles)),
             moves=[], want=[lambda o: o["scores"][0] > 0 or "points"])
     add("family", "family points", "junk-worth-nothing", *q("004.junk"),
         "family: a pile of junk and double junk is worth nothing",
-        position=pos("family", 2, captured=["11D 12D " + JUNK10, "-"], hands=["10J2 10R", "4R 9R"]),
+        position=pos("family", 2, captured=["11D 11J1 " + JUNK10, "-"], hands=["10J2 10R", "4R 9R"]),
         moves=[], want=[scores(0, 0)])
     add("family", "family points", "capture-adds-points", *q("004.bright"),
         "family: taking 8B with 8A adds 20 + 10 points",
-        position=pos("family", 2, captured=["1R", "-"], field="8B 5J1", hands=["8A 7J1", "10J2 10R"],
+        position=pos("family", 2, captured=["1R 1J1", "-"], field="8B 5J1", hands=["8A 7J1", "10J2 10R"],
                      stock="11J1"),
         moves=["8A"], want=[scores(35, 0)])
     add("family", "family points", "rain-ribbon-counts", *q("m.family_points"),
         "family: all ten ribbons count, 12R too: 5 points each",
-        position=pos("family", 2, captured=["12R 4R", "-"], hands=["10J2 10R", "9R 6R"]),
+        position=pos("family", 2, captured=["12R 12D 4R 4J1", "-"], hands=["10J2 10R", "9R 6R"]),
         moves=[], want=[scores(10, 0)])
 
     # set bonuses and balances, scored when the last card is played
     sets = (
-        (2, ["1R 2R 3R", "-"], 1, "004.ribbon_set", "hongdan-2p", 0),
+        (2, ["1R 1J1 2R 2J1 3R 3J1", "-"], 1, "004.ribbon_set", "hongdan-2p", 0),
         (2, ["11B 11D 11J1 11J2", "-"], 1, "004.november", "november-2p", 0),
-        (3, ["5A 5R 5J1 5J2", "-", "6R 9R 10R"], 1, "004.may", "may-and-cheongdan-3p", 2),
-        (3, ["-", "10A 10R 10J1 10J2 12B 12A 12R 12D", "1B"], 0, "004.october", "october-december-3p", 1),
-        (4, ["12B 12A 12R 12D", "11B 11D 11J1 11J2", "1R 2R 3R", "-"], 3, "004.december", "four-sets-4p", 3),
-        (4, ["6R 9R 10R 1R 2R 3R", "-", "-", "-"], 1, "004.ribbon_set", "two-ribbon-sets-4p", 2),
+        (3, ["5A 5R 5J1 5J2", "-", "6R 6J1 9R 9J1 10R 10J1"], 1, "004.may", "may-and-cheongdan-3p", 2),
+        (3, ["-", "10A 10R 10J1 10J2 12B 12A 12R 12D", "1B 1J1"], 0, "004.october",
+         "october-december-3p", 1),
+        (4, ["12B 12A 12R 12D", "11B 11D 11J1 11J2", "1R 1J1 2R 2J1 3R 3J1", "-"], 3, "004.december",
+         "four-sets-4p", 3),
+        (4, ["6R 6J1 9R 9J1 10R 10J1 1R 1J1 2R 2J1 3R 3J1", "-", "-", "-"], 1, "004.ribbon_set",
+         "two-ribbon-sets-4p", 2),
     )
     for players, piles, fill, src, name, seat in sets:
         add("family", "family set bonuses", name, *q(src),
             f"family, {players} players: the last card is played; set bonuses are paid by every "
             "other player and the balances against 240 / players sum to zero",
-            position=family_end(players, piles, seat=seat, hand="7J2", field="7J1", stock="8J1",
-                                fill=fill),
+            position=family_end(players, piles, seat=seat, hand="7J2", field="7J1 4J1",
+                                stock="4J2", fill=fill),
             moves=["7J2"], want=[reason("family"), balance_sum_zero])
     for players, src in ((2, "004.target"), (3, "004.zero"), (4, "m.family_balance")):
-        piles = [("1B 3B 8B 11B 12B 1R 6R 5J1 10J1" if p == 0 else "-") for p in range(players)]
+        piles = [(TARGET_PILE if p == 0 else "-") for p in range(players)]
         add("family", "family balance", f"target-{players}p", *q(src),
             f"family, {players} players: seat 0 holds 5 brights and 2 ribbons (110 points) and "
             f"one card of every set, so it pays no bonus; the break-even is {240 // players}",
-            position=family_end(players, piles, seat=players - 1, hand="7J2", field="7J1",
-                                stock="8J1", fill=1),
+            position=family_end(players, piles, seat=players - 1, hand="7J2",
+                                field="7J1 4J1", stock="4J2", fill=1),
             moves=["7J2"], want=[reason("family"), balance_sum_zero,
                                  lambda o, n=players: o["outcome"]["chips"][0] == 110 - 240 // n
                                  or "110 - target"])
     add("family", "family balance", "tie-no-winner", *q("004.break_even"),
         "family, 2 players: both hold 120 points and no set: both balances are 0, no winner",
-        position=family_end(2, ["1B 3B 8B 11B 12B 1R 6R 2A 5J1 10J1", "-"], seat=1, hand="7J2",
-                            field="7J1", stock="8J1", fill=1),
+        position=family_end(2, [TARGET_PILE + " 2A 2J1", "-"], seat=1, hand="7J2",
+                            field="7J1 4J1", stock="4J2", fill=1),
         moves=["7J2"], want=[reason("family"), lambda o: o["outcome"]["winner"] is None
                              or "no winner", chips(0, 0)])
     add("family", "family balance", "highest-wins-3p", *q("004.zero"),
         "family, 3 players: the highest balance is the outcome's winner",
-        position=family_end(3, ["1B 3B 8B", "2A 4A 8A 5A 6A 7A 9A 10A 12A 1R 2R 3R 6R 9R 10R",
-                                "-"], seat=2,
-                            hand="7J2", field="7J1", stock="8J1", fill=2),
+        position=family_end(3, ["1B 1J1 3B 3J1 8B 8J1",
+                                "2A 2R 4A 4R 8A 8J2 5A 5J1 6A 6R 7A 7R 9A 9R 10A 10R 12A 12D "
+                                "1R 1J2 3R 3J2", "-"], seat=2,
+                            hand="7J2", field="7J1 4J1", stock="4J2", fill=2),
         moves=["7J2"], want=[balance_sum_zero, lambda o: o["outcome"]["winner"] == 1 or "seat 1"])
     add("family", "family balance", "played-out-no-go-stop", *q("004.run_out"),
         "family: a hand is played until the cards run out; the last turn's ttadak is scored",
-        position=family_end(2, ["1B 8B", "-"], seat=0, hand="3R", field="3J1 3J2", stock="3B",
-                            fill=1),
+        position=family_end(2, ["1B 1J1 8B 8J1", "-"], seat=0, hand="3R", field="3J1 3J2",
+                            stock="3B", fill=1),
         moves=["3R/3J1"], want=[reason("family"), captured(0, "3B 3R 3J1 3J2")])
     add("family", "family balance", "option-7-card-4p-deal", *q("004.setup"),
         "family with hand_4p=7, field_4p=6 (the casual four-handed deal): balances still sum to 0",
-        position=family_end(4, ["1B 2A", "3B", "6R 9R 10R", "-"], seat=3, hand="7J2", field="7J1",
-                            stock="8J1", fill=0, rules="family+hand_4p=7,field_4p=6"),
+        position=family_end(4, ["1B 1J1 2A 2J1", "3B 3J1", "6R 6J1 9R 9J1 10R 10J1", "-"], seat=3,
+                            hand="7J2", field="7J1 4J1", stock="4J2", fill=0,
+                            rules="family+hand_4p=7,field_4p=6"),
         moves=["7J2"], want=[balance_sum_zero])
 
 
