@@ -157,3 +157,28 @@ def test_the_averaging_script_writes_the_mean_network_with_its_sources(tmp_path,
     save_network(tmp_path / "other.npz", Network.initial((8, 8), seed=1))
     with pytest.raises(ValueError, match="different shapes"):
         script.main([str(paths[0]), str(tmp_path / "other.npz")])
+
+
+def test_without_weights_each_preset_gets_its_shipped_network():
+    from gostop_core.bots.neural import NeuralBot
+    from gostop_core.neural.network import DEFAULT_WEIGHTS, SHIPPED_WEIGHTS, shipped_weights
+    from gostop_core.rules import Rules
+    standard = SHIPPED_WEIGHTS[("standard", 2)]
+    assert standard.exists() and standard != DEFAULT_WEIGHTS
+    assert shipped_weights(Rules("standard"), 2) == standard
+    assert shipped_weights(Rules("standard"), 3) == DEFAULT_WEIGHTS
+    assert shipped_weights(Rules("casual"), 2) == DEFAULT_WEIGHTS
+    # changed rules are not the preset its network learned
+    changed = Rules("standard").replace(go_bak=0)
+    assert changed != Rules("standard") and shipped_weights(changed, 2) == DEFAULT_WEIGHTS
+    game = Game("standard", 2, seed=4)
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    _, state, actions = view_inputs(rules, fields)
+    bot = NeuralBot()
+    got = [q for _, q in bot.q_values(game.view(game.turn))]
+    np.testing.assert_allclose(got, load_network(standard).q_values(state, actions), rtol=1e-6)
+    assert not np.allclose(got, load_network().q_values(state, actions))
+    # the search's playouts take the same network
+    nbot = NeuralSearchBot(samples=4)
+    assert nbot.search_options(rules, fields)["model"] is nbot.search_options(rules, fields)["model"]
+    assert nbot.choose(game.view(game.turn), list(game.legal_moves)) in game.legal_moves

@@ -8,8 +8,8 @@ One decision is one small matrix product (well under a millisecond).  The
 inputs have room for 3 seats: at a 4-player table the bot plays the greedy
 bot's move.
 
-Settings by name: ``neural:weights=PATH`` (default: the weights shipped with the
-package, trained for 2 players, casual) and ``gostop=q`` (the default: Go or
+Settings by name: ``neural:weights=PATH`` (default: the network shipped for the
+table's preset, 2-player casual or 2-player standard, else the casual one) and ``gostop=q`` (the default: Go or
 Stop by Q too) or ``gostop=search`` (Go or Stop by the ``expectimax-v1``
 search, every other move by Q: measures the Go/Stop decision apart).
 
@@ -34,7 +34,7 @@ from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
-from gostop_core.neural.network import Network, load_network
+from gostop_core.neural.network import Network, load_network, shipped_weights
 from gostop_core.neural.playout import NeuralPlayout
 from gostop_core.rules import Rules
 from gostop_core.neural.selfplay import view_inputs
@@ -80,7 +80,8 @@ class NeuralBot(Bot):
     SETTINGS = (
         Setting("weights", "weights", "path", None,
                 "network weights file (.npz of gostop train-neural); default: the shipped "
-                "2-player casual network", live=False),
+                "network of the table's preset (2-player casual, standard), else casual",
+                live=False),
         Setting("gostop", "gostop", "choice", "q",
                 "Go/Stop by the network's Q (q) or by the expectimax-v1 search (search)",
                 choices=_GOSTOP_CHOICES, live=False),
@@ -100,13 +101,21 @@ class NeuralBot(Bot):
         self._search: Bot | None = None
         self._greedy = GreedyBot(seed)
 
+    def network_for(self, rules: Rules, players: int) -> Network:
+        """The network this bot plays at a table of ``rules`` and ``players``: its
+        ``weights``, or without them the shipped network of that preset (2-player
+        casual and standard), else the casual one."""
+        if self.weights is not None:
+            return self.network
+        return _network(str(shipped_weights(rules, players)))
+
     def q_values(self, view: PlayerView | str) -> list[tuple[Move, float]]:
         """Every legal move of the view's seat (the one to move) with its Q in
         points, in generation order."""
         text = view if isinstance(view, str) else view.to_str()
         rules, fields = parse_view(text)
         codes, state, actions = view_inputs(rules, fields)
-        q = self.network.q_values(state, actions)
+        q = self.network_for(rules, fields["nplayers"]).q_values(state, actions)
         return [(Move.from_code(c), float(v)) for c, v in zip(codes, q)]
 
     def choose(self, view: PlayerView, legal: list[Move]) -> Move:
@@ -164,7 +173,7 @@ class NeuralSearchBot(ExpectimaxBot):
                 "a stock flip turns the sample's own card (sampled) or every card (all)",
                 choices=("sampled", "all")),
         Setting("weights", "weights", "path", None,
-                "network weights file (default: the shipped 2-player casual network)",
+                "network weights file (default: as for neural)",
                 live=False),
     )
 
@@ -183,14 +192,20 @@ class NeuralSearchBot(ExpectimaxBot):
             raise ValueError(f"neural-search flips must be sampled or all, got {flips!r}")
         self.flips = flips
         self.playout = _playout(weights)
-        self._capsule = self.playout.capsule()
+        self._capsules: dict[str, Any] = {}
+
+    def _capsule_for(self, rules: Rules, players: int) -> Any:
+        path = self.weights if self.weights is not None else str(shipped_weights(rules, players))
+        if path not in self._capsules:
+            self._capsules[path] = _playout(path).capsule()
+        return self._capsules[path]
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         sampled = {"sampled_flips": self.flips == "sampled"}
         if fields["nplayers"] > NN_SEATS:
             return sampled
-        return {"model": self._capsule, "model_own": self.own, "model_others": self.others,
-                "cutoff": self.cut, **sampled}
+        return {"model": self._capsule_for(rules, fields["nplayers"]), "model_own": self.own,
+                "model_others": self.others, "cutoff": self.cut, **sampled}
 
 
 def neural_search_from_spec(spec: str, seed: int | None,

@@ -24,7 +24,8 @@ from gostop_core.outfiles import write_output
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES
 
 __all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
-           "input_scale", "load_network", "save_network", "DEFAULT_WEIGHTS"]
+           "input_scale", "load_network", "save_network", "DEFAULT_WEIGHTS", "SHIPPED_WEIGHTS",
+           "shipped_weights"]
 
 #: Q is learned in units of this many points (keeps the targets near 1).
 RETURN_SCALE = 10.0
@@ -32,6 +33,21 @@ NETWORK_FORMAT = "gostop-dmc-1"
 INPUTS = NUM_STATE_FEATURES + NUM_ACTION_FEATURES
 #: The weights shipped with the package (2 players, casual).
 DEFAULT_WEIGHTS = Path(__file__).with_name("casual2.npz")
+#: The networks shipped, by (preset, players): a table of exactly that preset gets
+#: its own; any other table gets DEFAULT_WEIGHTS (docs/strength.md, round 6).
+SHIPPED_WEIGHTS = {("casual", 2): DEFAULT_WEIGHTS,
+                   ("standard", 2): Path(__file__).with_name("standard2.npz")}
+
+
+def shipped_weights(rules: Any, players: int) -> Path:
+    """The shipped network for a table of ``rules`` (a :class:`~gostop_core.rules.Rules`)
+    and ``players``: its preset's own when the rules are the preset unchanged, else
+    :data:`DEFAULT_WEIGHTS`."""
+    from gostop_core.rules import Rules
+    preset = getattr(rules, "preset", None)
+    if (preset, players) in SHIPPED_WEIGHTS and rules == Rules(preset):
+        return SHIPPED_WEIGHTS[(preset, players)]
+    return DEFAULT_WEIGHTS
 _PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 
