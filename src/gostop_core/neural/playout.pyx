@@ -29,11 +29,10 @@ from gostop_core.rules cimport Rules, RulesC, PAY_SCORE_ONCE
 from gostop_core.movegen cimport (
     GameStateC, MAX_MOVES, generate_moves, apply_move, PHASE_OVER,
 )
-from gostop_core.sampling cimport fill_public
 from gostop_core.bots.search cimport PlayoutModel
 from gostop_core.neural.selfplay cimport (
     NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, encode_state, encode_action,
-    first_layer,
+    first_layer, view_state,
 )
 
 cdef extern from "gostop_nn.h":
@@ -203,17 +202,8 @@ cdef class NeuralPlayout:
         cdef uint16_t moves[MAX_MOVES]
         cdef float q[MAX_MOVES]
         cdef int counts[NN_SEATS]
-        cdef int n, i, seat = fields["seat"]
-        if fields["phase"] == PHASE_OVER:
-            raise ValueError("the hand is over")
-        if fields["to_move"] != seat:
-            raise ValueError(f"seat {seat} is not the one to move")
-        if fields["nplayers"] > NN_SEATS:
-            raise ValueError(f"the network's encoding has room for {NN_SEATS} seats")
-        fill_public(&st, fields, seat)
-        for i in range(st.nplayers):
-            # a view holds the seat's own hand; the others' sizes come from the view
-            counts[i] = gs_popcount(st.hand[i]) if i == seat else int(fields["hand_counts"][i])
+        cdef int n, i
+        view_state(fields, &st, counts)
         n = generate_moves(&st, &rules.c, moves)
         nn_q_values(&self.m, &st, &rules.c, counts, moves, n, q)
         return [moves[i] for i in range(n)], np.array([q[i] for i in range(n)], dtype=np.float32)

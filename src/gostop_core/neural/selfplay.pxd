@@ -12,4 +12,5 @@ cdef enum:
 cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
                        uint8_t* out) noexcept nogil
 cdef void encode_action(const GameStateC* s, const RulesC* r, uint16_t move, uint8_t* out) noexcept nogil
+cdef int view_state(dict fields, GameStateC* st, int* counts) except -1
 cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil

@@ -496,6 +496,24 @@ cdef class SelfPlay:
         return states, actions, returns
 
 
+cdef int view_state(dict fields, GameStateC* st, int* counts) except -1:
+    """The public state of a view whose seat is to move (``parse_view`` fields)
+    with the seat's own hand, and every seat's hand size in ``counts``; returns
+    the seat.  ValueError for a view the network cannot read."""
+    cdef int q, seat = fields["seat"]
+    if fields["phase"] == PHASE_OVER:
+        raise ValueError("the hand is over")
+    if fields["to_move"] != seat:
+        raise ValueError(f"seat {seat} is not the one to move")
+    if fields["nplayers"] > NN_SEATS:
+        raise ValueError(f"the network's encoding has room for {NN_SEATS} seats")
+    fill_public(st, fields, seat)
+    for q in range(st.nplayers):
+        # a view holds the seat's own hand; the others' sizes come from the view
+        counts[q] = gs_popcount(st.hand[q]) if q == seat else int(fields["hand_counts"][q])
+    return seat
+
+
 def view_inputs(Rules rules, dict fields):
     """``(codes, state, actions)`` of a view whose seat is to move
     (``parse_view`` fields): the legal move codes in generation order, the
@@ -504,16 +522,7 @@ def view_inputs(Rules rules, dict fields):
     cdef GameStateC st
     cdef uint16_t moves[MAX_MOVES]
     cdef int counts[NN_SEATS]
-    cdef int n, i, q, seat = fields["seat"]
-    if fields["phase"] == PHASE_OVER:
-        raise ValueError("the hand is over")
-    if fields["to_move"] != seat:
-        raise ValueError(f"seat {seat} is not the one to move")
-    if fields["nplayers"] > NN_SEATS:
-        raise ValueError(f"the network's encoding has room for {NN_SEATS} seats")
-    fill_public(&st, fields, seat)
-    for q in range(st.nplayers):
-        counts[q] = gs_popcount(st.hand[q]) if q == seat else int(fields["hand_counts"][q])
+    cdef int n, i, seat = view_state(fields, &st, counts)
     n = generate_moves(&st, &rules.c, moves)
     state = np.empty(STATE_FEATURES, dtype=np.uint8)
     actions = np.empty((n, ACTION_FEATURES), dtype=np.uint8)

@@ -141,12 +141,7 @@ class LineReader:
                     self._buf.clear()
                     return line.decode("utf-8", "replace").rstrip("\r")
                 return None
-            try:
-                chunk = os.read(self.fd, self.CHUNK)
-            except InterruptedError:  # pragma: no cover - PEP 475 retries
-                continue
-            except OSError:
-                chunk = b""
+            chunk = _read_chunk(self.fd, self.CHUNK)
             if not chunk:
                 self._eof = True
             else:
@@ -175,12 +170,7 @@ class BlockReader:
         tail = b""
         skipping: TooLong | None = None
         while True:
-            try:
-                chunk = os.read(self.fd, self.CHUNK)
-            except InterruptedError:  # pragma: no cover - PEP 475 retries
-                continue
-            except OSError:
-                chunk = b""
+            chunk = _read_chunk(self.fd, self.CHUNK)
             if not chunk:
                 if skipping is not None:
                     yield skipping
@@ -206,6 +196,18 @@ class BlockReader:
                 # too long already: keep only its head, drop the rest unread
                 skipping = TooLong(tail[:4096], len(tail))
                 tail = b""
+
+
+def _read_chunk(fd: int, size: int) -> bytes:
+    """Up to ``size`` bytes of ``fd``; ``b""`` at its end or on a read error
+    (a closed or broken pipe ends the input like an end of file)."""
+    while True:
+        try:
+            return os.read(fd, size)
+        except InterruptedError:  # pragma: no cover - PEP 475 retries
+            continue
+        except OSError:
+            return b""
 
 
 def _grow_pipe(fd: int, size: int) -> None:
