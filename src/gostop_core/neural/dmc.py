@@ -264,15 +264,19 @@ def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: 
     ckpt = out / "checkpoint.npz"
     net, opt, rng, progress = _open_run(out, ckpt, cfg, resume, log)
     learner = _Learner(net, opt, rng, cfg, progress)
-    source = actors(net, cfg, int(progress["hands"]))
     stop = {"now": False}
 
     def _stop(signum, frame):
         stop["now"] = True
+    # the handlers come first: a Ctrl-C while the actors start (a Ray cluster can
+    # take seconds) stops the run with its checkpoint instead of unwinding
+    # through the cluster's start-up
+    old = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        old = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        source = actors(net, cfg, int(progress["hands"]))
     except BaseException:
-        source.close()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
         raise
     start = time.monotonic()
     seconds0 = progress["seconds"]
