@@ -130,7 +130,12 @@ def click_once(page) -> str | None:
         target = page.locator(selector).first
         if target.count():
             what = target.get_attribute("data-code") or target.get_attribute("data-move")
-            target.click()
+            try:
+                target.click(timeout=10_000)
+            except sync_api.TimeoutError:
+                # the page drew a new frame under the pointer (the element went):
+                # look again, as a person would
+                return "again"
             return what
     return None
 

@@ -18,7 +18,11 @@ function connect() {
   sock.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === "state") {
-      frame = msg; pending = null; showError(""); render(true);
+      // a frame that changes nothing of the turn (a seat connecting, a notice)
+      // keeps the card the person picked while they choose its field card
+      const keep = pending !== null && frame !== null && msg.view.turns === frame.view.turns &&
+        (msg.legal_moves || []).some(o => o.card === pending && o.target);
+      frame = msg; if (!keep) pending = null; showError(""); render(true);
       document.body.dataset.frames = String(++framesSeen);  // for tests and tools
       document.body.dataset.moves = String(msg.moves);
     }
