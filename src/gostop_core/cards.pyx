@@ -7,7 +7,7 @@ A :class:`CardSet` wraps such a mask with Python set operations.
 from libc.stdint cimport uint64_t
 
 from gostop_core.errors import CardCodeError, CardTypeError
-from gostop_core.korean import KIND_NAMES_KO, MONTH_NAMES_KO, card_name_ko
+from gostop_core.korean import KIND_NAMES_KO as _KIND_KO, MONTH_NAMES_KO as _MONTH_KO, card_name_ko
 
 # Codes in bit order.  Slot order inside a month follows the rules matrix.
 CARD_CODES = (
@@ -32,12 +32,12 @@ X3 = 49
 # The Korean halves of these names come from the one table of Korean names,
 # gostop_core.korean (the terminal, the web page and the SVG titles use it too).
 MONTH_NAMES = (None,) + tuple(
-    (en, MONTH_NAMES_KO[m]) for m, en in enumerate((
+    (en, _MONTH_KO[m]) for m, en in enumerate((
         "pine", "plum", "cherry", "wisteria",
         "iris", "peony", "bush clover", "pampas",
         "chrysanthemum", "maple", "paulownia", "rain"), start=1))
 
-KIND_NAMES = {kind: (en, KIND_NAMES_KO[kind]) for kind, en in (
+KIND_NAMES = {kind: (en, _KIND_KO[kind]) for kind, en in (
     ("B", "bright"), ("A", "animal"), ("R", "ribbon"), ("J", "junk"), ("D", "double junk"),
     ("X", "bonus"))}
 

@@ -375,7 +375,7 @@ for _pattern, _korean in (
     _rule(_pattern, _korean)
 
 #: Why special chips are paid (gostop_core.movegen.CHIP_REASON_NAMES), in Korean.
-_CHIP_REASONS_KO = {"first_turn_ppeok": "첫 차례 뻑", "first_turn_capture": "첫 차례 따먹기",
+_CHIP_REASONS_KO: dict[str, str] = {"first_turn_ppeok": "첫 차례 뻑", "first_turn_capture": "첫 차례 따먹기",
                     "three_ppeok": "세 번째 뻑", "chongtong": "총통", "gwangpalli": "광팔이"}
 
 #: The settlement's reasons (as the Stop line of a menu names them) in Korean.

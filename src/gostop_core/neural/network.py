@@ -45,7 +45,8 @@ def shipped_weights(rules: Any, players: int) -> Path:
     :data:`DEFAULT_WEIGHTS`."""
     from gostop_core.rules import Rules
     preset = getattr(rules, "preset", None)
-    if (preset, players) in SHIPPED_WEIGHTS and rules == Rules(preset):
+    if isinstance(preset, str) and (preset, players) in SHIPPED_WEIGHTS \
+            and rules == Rules(preset):
         return SHIPPED_WEIGHTS[(preset, players)]
     return DEFAULT_WEIGHTS
 _PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3")
