@@ -388,17 +388,27 @@ def test_train_on_ray_actors_counts_every_hand_and_is_deterministic(cluster, tmp
     however the two actors' timings fall."""
     from gostop_core.arena.ray_training import RayActors
     from gostop_core.neural.dmc import train
+    from gostop_core.neural.dmc import ActorsLostError
     cfg = _tiny_config()
-    lines: list[str] = []
-    counted = _Counted(RayActors(actors=2, steps=20, log=lines.append))
-    train(tmp_path / "a", cfg, actors=counted, log=lines.append)
-    head = _header(tmp_path / "a")
+    for attempt in range(2):
+        # Ray's own worker io thread has segfaulted here once under load (in
+        # _raylet.so, per the kernel log): a lost actor gets one more run
+        lines: list[str] = []
+        counted = _Counted(RayActors(actors=2, steps=20, log=lines.append))
+        try:
+            train(tmp_path / f"a{attempt}", cfg, actors=counted, log=lines.append)
+            break
+        except ActorsLostError:
+            if attempt:
+                raise
+    run = tmp_path / f"a{attempt}"
+    head = _header(run)
     assert lines[0].startswith("2 self-play actor(s) on Ray, 20 step(s) of 16 games")
     assert head["hands"] == counted.hands >= cfg.hands
     assert head["samples"] == counted.samples > 5 * head["hands"]  # every hand has decisions
     # 0.5 rows a sample in batches of 64, once the replay holds 4 batches
     assert 0 < head["batches"] <= head["samples"] * cfg.ratio / cfg.batch
-    curve = [json.loads(line) for line in (tmp_path / "a" / "curve.jsonl").read_text().splitlines()]
+    curve = [json.loads(line) for line in (run / "curve.jsonl").read_text().splitlines()]
     assert [(p["hands"], p["samples"]) for p in curve] == [(head["hands"], head["samples"])]
     train(tmp_path / "b", cfg, actors=RayActors(actors=2, steps=20), log=lines.append)
     again = _header(tmp_path / "b")
