@@ -184,7 +184,15 @@ def play_hand(page, limit: float = 30.0, shot: Path | None = None) -> int:
             page.screenshot(path=str(shot), full_page=True)
         assert page.evaluate(LAYOUT_FAULTS) == []
         seen = frames(page)
-        assert click_once(page) is not None
+        clicked = click_once(page)
+        for _ in range(20):
+            if clicked is not None:
+                break
+            # the page is between two drawings (nothing to click yet): wait, as
+            # a person would
+            page.wait_for_timeout(100)
+            clicked = click_once(page)
+        assert clicked is not None
         clicks += 1
         page.wait_for_function(
             f"Number(document.body.dataset.frames || 0) > {seen} || "
