@@ -191,7 +191,8 @@ class NeuralSearchBot(ExpectimaxBot):
         if flips not in ("sampled", "all"):
             raise ValueError(f"neural-search flips must be sampled or all, got {flips!r}")
         self.flips = flips
-        self.playout = _playout(weights)
+        if weights is not None:
+            _playout(weights)  # a file that is no network is refused when the bot is made
         self._capsules: dict[str, Any] = {}
 
     def _capsule_for(self, rules: Rules, players: int) -> Any:
