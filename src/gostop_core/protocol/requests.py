@@ -89,19 +89,15 @@ def parse_message(message: dict, received: float) -> ParsedMessage:
         if has_position and has_view:
             raise MessageError(f"{kind}: give a view or a position, not both: "
                                "\"view\" and \"position\"", id)
-        if has_position:
-            position = message["position"]
-            if not isinstance(position, str) or len(position) > 4096:
-                raise MessageError(f"{kind}: \"position\" must be a position string: "
-                                   f"{_shown(position)}", id)
-            parsed.position = position
-        elif has_view:
-            view = message["view"]
-            if not isinstance(view, str) or len(view) > 4096:
-                raise MessageError(f"{kind}: \"view\" must be a view string: "
-                                   f"{_shown(view)}", id)
-            parsed.view = view
-        else:
+        for field in ("position", "view"):
+            if field in message:
+                text = message[field]
+                if not isinstance(text, str) or len(text) > 4096:
+                    raise MessageError(f"{kind}: \"{field}\" must be a {field} string: "
+                                       f"{_shown(text)}", id)
+                setattr(parsed, field, text)
+                break
+        if not (has_position or has_view):
             raise MessageError(f"{kind}: missing \"view\" or \"position\": none given", id)
         parsed.moves = wire.validate_moves(message, "moves", id)
         if "stock" in message:
