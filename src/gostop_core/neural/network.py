@@ -33,8 +33,9 @@ NETWORK_FORMAT = "gostop-dmc-1"
 INPUTS = NUM_STATE_FEATURES + NUM_ACTION_FEATURES
 #: The weights shipped with the package (2 players, casual).
 DEFAULT_WEIGHTS = Path(__file__).with_name("casual2.npz")
-#: The networks shipped, by (preset, players): a table of exactly that preset gets
-#: its own; any other table gets DEFAULT_WEIGHTS (docs/strength.md, round 6).
+#: The networks shipped, keyed by preset name and player count.  A table of exactly
+#: that preset gets its own; any other table gets DEFAULT_WEIGHTS (docs/strength.md,
+#: round 6).
 SHIPPED_WEIGHTS = {("casual", 2): DEFAULT_WEIGHTS,
                    ("standard", 2): Path(__file__).with_name("standard2.npz")}
 
