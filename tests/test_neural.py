@@ -277,3 +277,39 @@ def test_the_snapshot_script_copies_the_weights_and_the_curve(tmp_path, capsys):
     assert shipped.header["sha256"] == checkpoint.header["sha256"]
     assert curve.read_text() == (run / "curve.jsonl").read_text()
     assert f"| {checkpoint.header['hands']:,} |" in capsys.readouterr().out
+
+
+def test_a_run_started_from_a_weights_file_counts_on_and_keeps_the_weights(tmp_path):
+    cfg = TrainConfig(hands=600, games=32, batch=64, replay=20_000, hidden1=16, hidden2=8,
+                      eval_deals=0, checkpoint_s=1e9)
+    train(tmp_path / "first", cfg, log=lambda _: None)
+    first = load_network(tmp_path / "first" / "checkpoint.npz")
+    assert first.header["samples"] > 0
+    cfg.hands = first.header["hands"] + 600
+    cfg.lr = 1e-7  # the weights barely move: the start is the file's network
+    lines: list[str] = []
+    train(tmp_path / "second", cfg, init=tmp_path / "first" / "checkpoint.npz",
+          log=lines.append)
+    second = load_network(tmp_path / "second" / "checkpoint.npz")
+    assert lines[0].startswith(f"started from {tmp_path / 'first' / 'checkpoint.npz'}: "
+                               f"{first.header['hands']:,} hands")
+    assert second.header["hands"] >= cfg.hands > first.header["hands"]
+    assert second.header["samples"] > first.header["samples"]
+    assert second.header["init"]["sha256"] == first.header["sha256"]
+    assert second.header["batches"] > 0  # a fresh optimiser, counted from nought
+    for key, value in first.params.items():
+        assert np.allclose(second.params[key], value, atol=1e-4), key
+    # a network of another shape or preset is refused with the file's name
+    cfg.hidden1 = 32
+    with pytest.raises(NeuralWeightsError, match="hidden sizes"):
+        train(tmp_path / "third", cfg, init=tmp_path / "first" / "checkpoint.npz",
+              log=lambda _: None)
+    cfg.hidden1, cfg.rules = 16, "standard"
+    with pytest.raises(NeuralWeightsError, match="rules='casual'"):
+        train(tmp_path / "third", cfg, init=tmp_path / "first" / "checkpoint.npz",
+              log=lambda _: None)
+    result = CliRunner().invoke(cli, ["train-neural", "--out", str(tmp_path / "cli"), "--hands",
+                                      "10", "--hidden", "16", "8", "--init",
+                                      str(tmp_path / "missing.npz")])
+    assert result.exit_code == 2 and "missing.npz" in result.output
+    assert "Traceback" not in result.output

@@ -22,6 +22,7 @@ Examples:
   gostop train-neural --out /work/runs/casual2 --hands 20000000
   gostop train-neural --out /work/runs/casual2 --hands 40000000 --resume
   gostop train-neural --out /tmp/smoke --hands 2000 --games 64 --eval-deals 20
+  gostop train-neural --out runs/tuned --init runs/casual2/checkpoint.npz --lr 0.0001
   gostop train-neural --out /work/runs/casual2 --backend ray --address auto --resume
 \b
 The run's directory gets checkpoint.npz (weights, Adam's state, the sampling
@@ -54,13 +55,20 @@ this process; the checkpoint is the same, so a run may resume on either backend.
               show_default=True, help="Seconds between checkpoints.")
 @click.option("--eval-deals", type=IntRange(0, 100_000), default=200, show_default=True)
 @click.option("--resume", is_flag=True, help="Continue from the directory's checkpoint.")
+@click.option("--init", "init", metavar="WEIGHTS", default=None,
+              type=click.Path(dir_okay=False),
+              help="Start a new run from this weights file's network (a checkpoint or "
+                   "an average; same --hidden, --rules and --players) with a fresh "
+                   "optimiser; its hands and samples are counted on.  With --resume a "
+                   "checkpoint in --out wins.")
 @backend_options
 @click.option("--actors", type=IntRange(1, 4096), default=None,
               help="With --backend ray: self-play actor processes, one CPU each (default: the "
                    "cluster's CPUs less one for the learner, at least 1).")
 def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int, epsilon: float,
                  lr: float, batch: int, ratio: float, replay: int, hidden: tuple[int, int],
-                 seed: int, checkpoint_s: float, eval_deals: int, resume: bool, backend: str,
+                 seed: int, checkpoint_s: float, eval_deals: int, resume: bool, init: str | None,
+                 backend: str,
                  address: str | None, actors: int | None) -> None:
     """Train the neural bot's Q network by self-play (Deep Monte-Carlo;
     docs/strength.md, round 6)."""
@@ -83,7 +91,7 @@ def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int,
         if backend == "ray":
             from gostop_core.arena.ray_training import RayActors
             source = RayActors(actors, address, log=log)
-        train(out_dir, cfg, resume=resume, command=command, log=log, actors=source)
+        train(out_dir, cfg, resume=resume, command=command, log=log, actors=source, init=init)
     except OSError as exc:
         raise CommandError(f"{exc.filename or out_dir}: {exc.strerror or exc}") from None
     except (GoStopError, ValueError) as exc:

@@ -222,9 +222,10 @@ class _Learner:
 
 
 def _open_run(out: Path, ckpt: Path, cfg: TrainConfig, resume: bool,
-              log: Callable[[str], None]) -> tuple[Network, Adam, np.random.Generator, dict]:
-    """The network, Adam and the sampling RNG of a new run, or of the run in
-    ``ckpt`` with its progress."""
+              log: Callable[[str], None], init: str | Path | None = None,
+              ) -> tuple[Network, Adam, np.random.Generator, dict]:
+    """The network, Adam and the sampling RNG of a new run (from ``init``'s
+    weights when given), or of the run in ``ckpt`` with its progress."""
     progress: dict[str, Any] = {"hands": 0, "samples": 0, "batches": 0, "seconds": 0.0}
     if resume and ckpt.exists():
         net, extra = load_network(ckpt, with_extra=True)
@@ -244,16 +245,53 @@ def _open_run(out: Path, ckpt: Path, cfg: TrainConfig, resume: bool,
     else:
         if resume:
             log(f"no checkpoint in {out}: starting a new run")
-        net = Network.initial((cfg.hidden1, cfg.hidden2), cfg.seed)
+        if init is None:
+            net = Network.initial((cfg.hidden1, cfg.hidden2), cfg.seed)
+        else:
+            net, progress = _warm_start(Path(init), cfg, progress)
+            log(f"started from {init}: {progress['hands']:,} hands, "
+                f"{progress['samples']:,} samples before")
         opt = Adam(net, cfg.lr)
         rng = np.random.default_rng(cfg.seed)
     return net, opt, rng, progress
 
 
+def _warm_start(init: Path, cfg: TrainConfig, progress: dict) -> tuple[Network, dict]:
+    """A new run's network from a weights file (a checkpoint, or an average of
+    checkpoints): its weights, with a fresh optimiser.  The hands and samples
+    the file has seen are counted on, so that self-play deals go on past the
+    ones it learned from (:func:`selfplay_seed`) and the curve's axis stays
+    the total; the header names the file."""
+    source = load_network(init)
+    if source.hidden != (cfg.hidden1, cfg.hidden2):
+        raise NeuralWeightsError(f"{init}: the network has hidden sizes {source.hidden}, "
+                                 f"not {(cfg.hidden1, cfg.hidden2)}")
+    saved = source.header.get("config", {})
+    for key in ("rules", "players"):
+        if isinstance(saved, dict) and key in saved and saved[key] != getattr(cfg, key):
+            raise NeuralWeightsError(f"{init}: the network was trained with {key}="
+                                     f"{saved[key]!r}, not {getattr(cfg, key)!r}")
+    progress = dict(progress)
+    for key in ("hands", "samples"):
+        value = source.header.get(key, 0)
+        progress[key] = value if isinstance(value, int) and not isinstance(value, bool) \
+            and value >= 0 else 0
+    digest = source.header.get("sha256")
+    net = Network(source.params, {"init": {"path": str(init), "hands": progress["hands"],
+                                           "samples": progress["samples"],
+                                           "sha256": digest if isinstance(digest, str) else None,
+                                           "command": source.header.get("command")}})
+    return net, progress
+
+
 def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: str = "",
           log: Callable[[str], None] = print, stop_after_s: float | None = None,
-          actors: SourceFactory = LocalActor) -> Network:
+          actors: SourceFactory = LocalActor, init: str | Path | None = None) -> Network:
     """Run (or, with ``resume``, continue) a training run in ``out_dir``.
+
+    ``init`` (a weights file) starts a new run from that network instead of
+    random weights; with ``resume`` and a checkpoint in ``out_dir`` the
+    checkpoint wins.
 
     ``actors`` starts the self-play: by default :class:`LocalActor`, in this
     process; ``gostop_core.arena.ray_training.RayActors(...)`` plays it in Ray
@@ -262,7 +300,7 @@ def train(out_dir: str | Path, cfg: TrainConfig, resume: bool = False, command: 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / "checkpoint.npz"
-    net, opt, rng, progress = _open_run(out, ckpt, cfg, resume, log)
+    net, opt, rng, progress = _open_run(out, ckpt, cfg, resume, log, init)
     learner = _Learner(net, opt, rng, cfg, progress)
     stop = {"now": False}
 
