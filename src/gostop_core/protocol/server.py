@@ -312,12 +312,13 @@ class _Server:
                 self._early(parsed.id, f"{kind}: the id is already in flight: "
                                        f"{str(parsed.id)[:40]}", release=False)
                 return True
-        if parsed.budget is not None and kind == "request" and \
+        if parsed.budget and kind == "request" and \
                 (time.monotonic() - received) * 1000 > parsed.budget + 1.0:
             # the engine is behind (a flood): the request's whole time (and a
             # millisecond) passed before it could be parsed, so it is refused
             # at once rather than answered late at the cost of reading its
-            # position
+            # position.  time_ms 0 asks for the fallback at once: it has no
+            # time to miss (a loaded machine took over a millisecond to get here)
             self._release_id(parsed.id)
             self._early(parsed.id, f"busy: the request's time passed before it was parsed: "
                                    f"{parsed.budget:g} ms")
