@@ -11,8 +11,13 @@ receiving the frame that shows it played.  The server runs with no bot delay
 and a per-connection rate limit raised to 1000 messages/s (the default, 10/s,
 is a person's pace); everything else is as ``gostop serve`` runs it.  The run
 is bounded: TABLES tables, HANDS hands each, and a time limit after which the
-clients stop.  Reports moves/s, p50/p99 latency, errors and the server's
-resident memory idle, once the tables are made (the start of the play) and at the end.  Needs the web extra.
+clients stop.  Reports moves/s, p50/p99 latency, errors, the server's own CPU
+time a move (what it costs apart from the client, which shares the machine) and
+its resident memory idle, once the tables are made (the start of the play),
+through the play and at the end.  Needs the web extra.
+
+``GOSTOP_WEB_PATH=DIR`` runs the server from another tree's ``gostop_web`` (put
+first on its path): an earlier server against this client, in one run.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -31,10 +37,21 @@ import urllib.request
 
 import websockets
 
+try:  # the client shares the machine with the server: parse frames as cheaply as it can
+    from orjson import loads
+except ImportError:
+    from json import loads
+
 SERVER = """
 import sys, uvicorn, gostop_web
 app = gostop_web.create_app(move_delay=0, rate=(1000.0, 1000), tables_per_client=100_000)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+# the configuration gostop serve runs with, on the benchmark's port (a tree from
+# before server_config: uvicorn's defaults, as its gostop serve ran)
+if hasattr(gostop_web, "server_config"):
+    config = gostop_web.server_config(app, host="127.0.0.1", port=int(sys.argv[1]))
+else:
+    config = uvicorn.Config(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+uvicorn.Server(config).run()
 """
 
 
@@ -42,6 +59,13 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mib(pid: int) -> float:
@@ -71,18 +95,25 @@ class Tally:
 
 async def play_seat(url: str, seat: int, hands: int, rng: random.Random, tally: Tally,
                     deadline: float) -> None:
-    """One seat: answer every frame that offers moves, until HANDS hands are over."""
+    """One seat until HANDS hands are over or the deadline passes."""
+    try:
+        await asyncio.wait_for(_play_seat(url, seat, hands, rng, tally),
+                               timeout=max(0.1, deadline - time.monotonic()))
+    except asyncio.TimeoutError:
+        return
+
+
+async def _play_seat(url: str, seat: int, hands: int, rng: random.Random, tally: Tally) -> None:
+    """Answer every frame that offers moves, until HANDS hands are over.  One
+    time limit for the whole seat (not one per frame: the client's own cost is
+    kept low, since it shares the machine with the server)."""
     async with websockets.connect(url, max_size=2 ** 20) as ws:
         sent_at: float | None = None
         # the decision a frame shows; a frame that repeats it (another seat
         # connecting, say) is not answered twice
         acted: tuple[int, int] | None = None
-        while time.monotonic() < deadline:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
-                return
-            msg = json.loads(raw)
+        while True:
+            msg = loads(await ws.recv())
             if msg["type"] == "error":
                 tally.errors.append(msg["error"])
                 continue
@@ -137,6 +168,16 @@ async def run(base: str, tables: int, hands: int, seconds: float,
     return tally, elapsed, sum(len(t["seats"]) for t in made)
 
 
+def run_client(main):
+    """Run the client's event loop: uvloop's where it is installed (as the server
+    runs on it too), the client's own cost being kept low."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=50)
@@ -148,7 +189,11 @@ def main() -> None:
         ap.error("at most 200 tables, 20 hands, 600 seconds")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)])
+    env = dict(os.environ)
+    if os.environ.get("GOSTOP_WEB_PATH"):
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ["GOSTOP_WEB_PATH"],
+                                                          env.get("PYTHONPATH")]))
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], env=env)
     try:
         for _ in range(200):
             try:
@@ -169,12 +214,14 @@ def main() -> None:
 
         def started() -> None:
             rss["start"] = rss_mib(server.pid)
+            rss["cpu"] = cpu_seconds(server.pid)
             sampler.start()
-        tally, elapsed, connections = asyncio.run(run(
+        tally, elapsed, connections = run_client(run(
             base, args.tables, args.hands, args.seconds, started))
         done.set()
         sampler.join()
         rss_end = rss_mib(server.pid)
+        server_cpu = cpu_seconds(server.pid) - rss["cpu"]
     finally:
         server.terminate()
         try:
@@ -189,6 +236,11 @@ def main() -> None:
         "p50_ms": round(1000 * statistics.median(lat), 2) if lat else None,
         "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2) if lat else None,
         "errors": len(tally.errors), "first_errors": tally.errors[:3],
+        # the server's own CPU time a move through the play (connections opened,
+        # frames built and sent), and the moves a second one core of it could
+        # serve: what the server costs, apart from the client beside it
+        "server_cpu_ms_per_move": round(1000 * server_cpu / len(lat), 3) if lat else None,
+        "server_moves_per_cpu_second": round(len(lat) / server_cpu, 1) if lat and server_cpu else None,
         "server_rss_mib_idle": round(rss["idle"], 1),
         "server_rss_mib_start": round(rss["start"], 1), "server_rss_mib_end": round(rss_end, 1),
         # through the play, at 0%, 25%, 50%, 75% and 100% of its samples

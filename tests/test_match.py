@@ -312,3 +312,35 @@ def test_gostop_play_survives_thirty_hands_of_mostly_drawn_hands():
     assert "hand 30 " in result.output and "final ledger" in result.output
     assert f"the stake stays at its cap, x{2 ** MAX_STAKE_DOUBLINGS}" in result.output
     assert f"stakes x{2 ** (MAX_STAKE_DOUBLINGS + 1)}" not in result.output
+
+
+@pytest.mark.parametrize("history", [0, 2])
+def test_a_match_keeping_a_short_history_deals_and_books_as_the_whole_one(history):
+    """Seed 001: "Thereafter, the winner of each round becomes the dealer (and plays
+    first) in any subsequent round."  ``history`` bounds the hand list of a match
+    that runs for ever (the web table keeps none): the deals, dealers and ledger
+    are those of the match that keeps every hand, and ``hands_played`` still
+    counts them all."""
+    whole, short = Match("standard", 2, seed=11), Match("standard", 2, seed=11, history=history)
+    for k in range(6):
+        games = [m.new_hand() for m in (whole, short)]
+        choose_whole, choose_short = chooser(k), chooser(k)
+        while not games[0].is_over():
+            assert games[0].position() == games[1].position()
+            games[0].push(choose_whole(games[0]))
+            games[1].push(choose_short(games[1]))
+        for m, g in zip((whole, short), games):
+            m.record(g)
+        assert short.ledger == whole.ledger and short.dealer == whole.dealer
+        assert short.hands_played == whole.hands_played == k + 1
+    assert len(whole.hands) == 6 and len(short.hands) == history
+    assert [h.index for h in short.hands] == [h.index for h in whole.hands][6 - history:]
+    assert [h.seed for h in short.hands] == [h.seed for h in whole.hands][6 - history:]
+
+
+@pytest.mark.parametrize("history", [-1, 1.5, "3"])
+def test_a_match_history_must_be_a_whole_number_of_hands(history):
+    """Seed 001: "Thereafter, the winner of each round becomes the dealer (and plays
+    first) in any subsequent round."  The hands a match keeps are a count."""
+    with pytest.raises((RulesError, TypeError)):
+        Match("casual", 2, history=history)

@@ -64,10 +64,16 @@ class Match:
     and, where ``nagari_doubling`` is set, the next payment doubles (cumulatively,
     up to :data:`MAX_STAKE_DOUBLINGS` doublings).  ``ledger`` holds each seat's
     chips (casual: points won).  ``seed`` is any whole number.
+
+    ``hands`` lists the finished hands (:class:`HandRecord`); ``history`` (a
+    whole number) keeps only that many of the latest, for a match that runs
+    for ever (a server's table), while :attr:`hands_played` goes on counting
+    and the deals are the same as with the whole list.
     """
 
     def __init__(self, rules: Rules | str = "casual", players: int = 2, seed: int = 0,
-                 dealer: int | None = None, daytime: bool = False):
+                 dealer: int | None = None, daytime: bool = False,
+                 history: int | None = None):
         self.rules = rules_of(rules)
         players = whole_number(players, "players")
         seed = whole_number(seed, "seed")
@@ -77,8 +83,15 @@ class Match:
         self.players = players
         self.seed = seed
         self.daytime = daytime
+        if history is not None:
+            history = whole_number(history, "history")
+            if history < 0:
+                raise RulesError(f"history must be 0 or more hands, got {history}")
+        self.history = history
         self.ledger = [0] * players
         self.hands: list[HandRecord] = []
+        #: Finished hands booked so far (all of them, whatever ``history`` keeps).
+        self.hands_played = 0
         self.nagari_streak = 0
         self.dealer_draw: list[str] = []
         if dealer is not None:
@@ -114,7 +127,7 @@ class Match:
             raise GoStopError("the current hand is not finished")
         if self._current is not None:
             self.record(self._current)
-        game = Game(self.rules, self.players, hand_seed(self.seed, len(self.hands)),
+        game = Game(self.rules, self.players, hand_seed(self.seed, self.hands_played),
                     self.dealer, self.stake_doublings)
         self._current = game
         return game
@@ -126,9 +139,12 @@ class Match:
         outcome = game.outcome()
         if outcome is None:
             raise GoStopError("the hand is not finished")
-        rec = HandRecord(len(self.hands), game.seed or 0, game.dealer, game.stake_doublings,
+        rec = HandRecord(self.hands_played, game.seed or 0, game.dealer, game.stake_doublings,
                          outcome, tuple(str(m) for m in game.move_stack))
         self.hands.append(rec)
+        self.hands_played += 1
+        if self.history is not None and len(self.hands) > self.history:
+            del self.hands[:len(self.hands) - self.history]
         for p, chips in enumerate(outcome.chips):
             self.ledger[p] += chips
         if outcome.reason == "draw":

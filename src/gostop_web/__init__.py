@@ -13,7 +13,7 @@ from gostop_web.security import LOOPBACK_HOSTS, is_loopback, is_wildcard, lan_ad
 from gostop_web.replay import ReplayLibrary
 from gostop_web.tables import HintFunction
 
-__all__ = ["create_app", "serve", "ReplayLibrary", "is_loopback", "qr_text"]
+__all__ = ["create_app", "serve", "server_config", "ReplayLibrary", "is_loopback", "qr_text"]
 
 
 def qr_text(url: str) -> str:
@@ -29,6 +29,20 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
+def server_config(app, **options):
+    """The uvicorn configuration ``gostop serve`` runs ``app`` with (the load
+    benchmark too): messages of at most 64 KiB, a second to close on Ctrl-C,
+    and no per-message compression.  A frame is a few KB of JSON, which any
+    network a table is played on carries at once; compressing it cost a tenth
+    of the server's time and a zlib context per connection
+    (docs/performance.md)."""
+    import uvicorn
+    kw = dict(log_level="warning", ws_max_size=64 * 1024, timeout_graceful_shutdown=1,
+              ws_per_message_deflate=False)
+    kw.update(options)
+    return uvicorn.Config(app, **kw)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | None = None,
           bots: Iterable[str] = (), replay: ReplayLibrary | None = None,
           open_browser: bool = False, move_delay: float = 0.6,
@@ -42,8 +56,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | Non
     import webbrowser
 
     import uvicorn
-
-    from gostop_core.bots.search import request_stop
 
     trusted = machine_hosts(host) + [h.strip().lower() for h in allow_hosts if h.strip()]
     app = create_app(hint=hint, bots=bots, trusted_hosts=trusted, replay=replay,
@@ -74,12 +86,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint: HintFunction | Non
             echo(qr_text(lan_url))
     if open_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
-                                           timeout_graceful_shutdown=1))
+    server = uvicorn.Server(server_config(app))
     try:
         server.run(sockets=[sock])
     finally:
-        # a bot searching in a worker thread stops at its next check, so that
-        # the interpreter's exit does not wait for it
-        request_stop(True)
+        # every table's bots stop (a search in a worker thread at its next
+        # check: its table's token, never a process-wide flag), so that the
+        # interpreter's exit does not wait for them
+        app.state.tables.close()
         app.state.executor.shutdown(wait=False, cancel_futures=True)

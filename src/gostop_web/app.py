@@ -194,15 +194,12 @@ class Routes:
         except RegistryFull as exc:  # another request took the place meanwhile
             table.close()
             return JSONResponse({"error": str(exc)}, 503)
-        base = f"/t/{table.id}"
         origin = f"{request.url.scheme}://{request.headers['host']}"  # a host we serve
-        watch = f"{base}?token={table.watch_token}"
-        return JSONResponse({
-            "table": table.id, "watch": watch, "watch_qr": qr_svg(origin + watch),
-            "seats": [{"seat": s.index, "name": s.name, "bot": s.bot_spec,
-                       "link": f"{base}?token={s.token}" if s.token else None,
-                       "qr": qr_svg(f"{origin}{base}?token={s.token}") if s.token else None}
-                      for s in table.seats]})
+        # the QR codes (several ms each, pure Python) in a worker, not on the
+        # loop that sends every table's frames
+        body = await asyncio.get_running_loop().run_in_executor(
+            self.executor, _table_links, table, origin)
+        return JSONResponse(body)
 
     async def records(self, request: Request) -> Response:
         table = self.registry.get(request.path_params["table"])
@@ -275,16 +272,13 @@ class Routes:
 
     async def _serve(self, table: Table, conn: WsConnection) -> None:
         ws = conn.ws
-        gone = asyncio.ensure_future(conn.gone.wait())
+        # a slow reader is dropped by its connection (conn.close), which cancels
+        # this read: no second future to wait on beside every message
+        conn.reader = asyncio.current_task()
         try:
             while True:
-                receive = asyncio.ensure_future(ws.receive())
-                await asyncio.wait({receive, gone}, return_when=asyncio.FIRST_COMPLETED)
-                if not receive.done():  # dropped as a slow reader
-                    receive.cancel()
-                    return
                 try:
-                    message = receive.result()
+                    message = await ws.receive()
                 except WebSocketDisconnect:
                     return
                 if message["type"] == "websocket.disconnect":
@@ -306,8 +300,26 @@ class Routes:
                                   message.get("text", "")[:40])
                     conn.send_nowait({"type": "error", "error": f"the server failed: "
                                                                 f"{type(exc).__name__}: {exc}"})
-        finally:
-            gone.cancel()
+        except asyncio.CancelledError:
+            if conn.closed:  # dropped as a slow reader (at a read, or waiting for the table)
+                task = asyncio.current_task()
+                if task is not None and hasattr(task, "uncancel"):
+                    task.uncancel()  # the cancel is handled: later waits of the task are not cut
+                return
+            raise
+
+
+def _table_links(table: Table, origin: str) -> dict[str, Any]:
+    """A new table's answer: its id, each person's seat link and the watch link,
+    each with its QR code for ``origin``."""
+    base = f"/t/{table.id}"
+    watch = f"{base}?token={table.watch_token}"
+    return {
+        "table": table.id, "watch": watch, "watch_qr": qr_svg(origin + watch),
+        "seats": [{"seat": s.index, "name": s.name, "bot": s.bot_spec,
+                   "link": f"{base}?token={s.token}" if s.token else None,
+                   "qr": qr_svg(f"{origin}{base}?token={s.token}") if s.token else None}
+                  for s in table.seats]}
 
 
 def _refused(policy: BotPolicy, spec: str) -> bool:

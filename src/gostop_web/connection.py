@@ -5,10 +5,10 @@ holds up its table (it is closed when its queue is full)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
+from gostop_web.encoding import dumps
 from gostop_web.security import RATE_BURST, RATE_PER_SECOND, TokenBucket
 
 __all__ = ["WsConnection", "SEND_QUEUE", "CLOSE_SLOW"]
@@ -36,6 +36,9 @@ class WsConnection:
         self.gone = asyncio.Event()  # set when the connection is closed
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer: asyncio.Task | None = None
+        #: The task reading this connection's messages: closing the connection
+        #: from elsewhere (a slow reader dropped) cancels it.
+        self.reader: asyncio.Task | None = None
 
     def start(self) -> None:
         self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -46,8 +49,7 @@ class WsConnection:
     def send_nowait(self, data: Any) -> None:
         if self.closed:
             return
-        text = data if isinstance(data, str) else json.dumps(
-            data, ensure_ascii=False, separators=(",", ":"))
+        text = data if isinstance(data, str) else dumps(data)
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -76,8 +78,11 @@ class WsConnection:
             return
         self.closed = True
         self.gone.set()
-        if self._writer is not None and self._writer is not asyncio.current_task():
+        current = asyncio.current_task()
+        if self._writer is not None and self._writer is not current:
             self._writer.cancel()
+        if self.reader is not None and self.reader is not current:
+            self.reader.cancel()
         asyncio.get_running_loop().create_task(self._close_socket(code))
 
     async def _close_socket(self, code: int) -> None:

@@ -8,11 +8,12 @@ bring that seat)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable
 
-from gostop_core import Event, Move, Outcome, PlayerView
+from gostop_core import CardSet, Event, Move, Outcome, PlayerView, Rules
 from gostop_core.cards import (
-    MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_index, card_month,
+    CARD_CODES, MASK_BRIGHT, MASK_CHEONGDAN, MASK_CHODAN, MASK_GODORI, MASK_HONGDAN, card_month,
 )
 from gostop_core.bots.analysis import payout_unit
 from gostop_core.display import PILES, bak_risks, group_captured, multipliers_in_force
@@ -20,7 +21,7 @@ from gostop_core.korean import bot_name_ko, name_ko, translate
 
 from gostop_web.report import bak_words, hand_report, head_lines, multiplier_words
 
-__all__ = ["view_state", "seat_states", "public_events", "outcome_state", "korean_names",
+__all__ = ["view_state", "seat_view_state", "seat_states", "public_events", "outcome_state", "korean_names",
            "move_options", "PILES", "SETS"]
 
 #: The sets whose progress is shown: name -> the cards of the set.
@@ -28,21 +29,25 @@ SETS = (("godori", MASK_GODORI), ("hongdan", MASK_HONGDAN), ("cheongdan", MASK_C
         ("chodan", MASK_CHODAN))
 
 
-def _mask(codes: Iterable[str]) -> int:
-    out = 0
-    for code in codes:
-        out |= 1 << card_index(code)
-    return out
+#: Each card's month (0 for a bonus card), read once: a frame asks for every field card's.
+_MONTH = {code: card_month(code) for code in CARD_CODES}
 
 
 def _pile_state(view: PlayerView, seat: int) -> dict[str, Any]:
     """A seat's captured cards grouped by kind, the counted totals, its score and
     how far it is along each set."""
-    rules = view.rules
-    codes = view.captured[seat].codes()
-    grouped = group_captured(view.captured[seat], rules)  # the core's one grouping
+    return _pile_state_of(view.rules, int(view.captured[seat]))
+
+
+@lru_cache(maxsize=2048)
+def _pile_state_of(rules: Rules, mask: int) -> dict[str, Any]:
+    """:func:`_pile_state` of a pile (a card mask) under ``rules``: it depends on
+    nothing else, and a pile changes only when it takes cards, so every frame
+    after that reads it here (a shared dict: callers never change it)."""
+    cards = CardSet(mask)
+    codes = cards.codes()
+    grouped = group_captured(cards, rules)  # the core's one grouping
     sc = grouped.score
-    mask = _mask(codes)
     sets = []
     for name, set_mask in SETS:
         if name == "godori" and not rules.godori:
@@ -132,20 +137,29 @@ def view_state(view: PlayerView, *, own_hand: bool = True,
     }
 
 
+def seat_view_state(view: PlayerView, public: dict[str, Any]) -> dict[str, Any]:
+    """:func:`view_state` of ``view`` from ``public``, the watcher's state
+    (``own_hand=False``) of any view of the same position: only the seat, its
+    hand and its Stop value differ from seat to seat, so a broadcast builds the
+    rest once."""
+    return dict(public, seat=view.seat, hand=view.hand.codes(),
+                stop_value=_jsonable(view.stop_value))
+
+
 def _field_groups(view: PlayerView) -> list[dict[str, Any]]:
     """The field by month, in month order (the bonus cards last): a month with three
     cards where the rules keep stacks is one ppeok stack (a bonus card stacked with
     it goes with it), drawn as one pile and taken whole by the fourth card."""
     months: dict[int, list[str]] = {}
     for code in view.field.codes():
-        month = card_month(code)
+        month = _MONTH[code]
         if month == 0 and code in view.stack_bonus:
             month = view.stack_bonus[code]
         months.setdefault(month or 13, []).append(code)
     out = []
     for month in sorted(months):
         codes = months[month]
-        month_cards = [c for c in codes if card_month(c)]
+        month_cards = [c for c in codes if _MONTH[c]]
         out.append({"month": month if month <= 12 else None, "cards": codes,
                     "stack": bool(view.rules.field_stacks) and len(month_cards) == 3})
     return out
@@ -246,17 +260,22 @@ def in_korean(render, names: list[str] | None):
         out = render(None)
         return translate(out) if isinstance(out, str) else [translate(x) for x in out]
     stand_ins = [f"Bot {q}" for q in range(len(names))]
-    korean = korean_names(names)
-
-    def one(line: str) -> str:
-        text = translate(line)
-        for q in range(len(names)):  # one digit each: no name is a prefix of another
-            text = text.replace(f"봇 {q}", f"\0{q}\0")
-        for q, name in enumerate(korean):
-            text = text.replace(f"\0{q}\0", name)
-        return text
+    key = tuple(names)
     out = render(stand_ins)
-    return one(out) if isinstance(out, str) else [one(x) for x in out]
+    return (_korean_line(out, key) if isinstance(out, str)
+            else [_korean_line(x, key) for x in out])
+
+
+@lru_cache(maxsize=4096)
+def _korean_line(line: str, names: tuple[str, ...]) -> str:
+    """One sentence rendered with the stand-in names, in Korean with the seats'
+    own Korean names (a table says the same sentences again and again)."""
+    text = translate(line)
+    for q in range(len(names)):  # one digit each: no name is a prefix of another
+        text = text.replace(f"봇 {q}", f"\0{q}\0")
+    for q, name in enumerate(korean_names(list(names)) or ()):
+        text = text.replace(f"\0{q}\0", name)
+    return text
 
 
 def korean_names(names: list[str] | None) -> list[str] | None:

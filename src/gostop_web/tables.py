@@ -12,15 +12,15 @@ left out.
 A bot that raises, chooses an illegal move or takes longer than its time
 (:data:`BOT_MOVE_SECONDS`) is replaced by the greedy bot for the rest of the
 match, and the table says so; the table never waits for ever.  Finished hands
-are kept in a ring of :data:`MAX_RECORDS` records."""
+are kept in a ring of :data:`MAX_RECORDS` records (compressed)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
+import zlib
 from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -29,10 +29,12 @@ from typing import Any, Callable, Protocol
 from gostop_core import GoStopError, Game, Match, Move, Rules
 from gostop_core.bots import Bot, GreedyBot, make_bot
 from gostop_core.bots.analysis import payout_unit
+from gostop_core.bots.search import StopToken
 from gostop_core.driver import BotForfeit, HandDriver
 from gostop_core.records import Seat, record_from_game
+from gostop_web.encoding import dumps
 from gostop_web.state import (
-    korean_names, move_options, outcome_state, public_events, seat_states, view_state,
+    korean_names, move_options, outcome_state, public_events, seat_view_state, view_state,
 )
 
 __all__ = ["Table", "TableSeat", "TableError", "Connection", "BUILTIN_BOTS",
@@ -63,16 +65,6 @@ class Connection(Protocol):
     closed: bool
 
     def send_nowait(self, data: Any) -> None: ...
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-#: Where a frame's seats go before they are spliced in: a string no frame holds
-#: otherwise (a NUL never reaches a frame), as JSON writes it.
-_SEATS_MARK = "\0seats\0"
-_SEATS_MARK_JSON = _dumps(_SEATS_MARK)
 
 
 @dataclass
@@ -117,6 +109,7 @@ class Table:
     _bot_task: asyncio.Task | None = None
     _hints: dict = field(default_factory=dict)
     _closed: bool = False
+    _korean_names: tuple = ((), None)
 
     @classmethod
     def create(cls, rules: str, players: int, bots: list[str | None],
@@ -148,6 +141,8 @@ class Table:
                     bot = make_bot(spec, seed=secrets.randbits(32) if seed is None else seed + i)
                 except (GoStopError, ValueError, OSError) as exc:
                     raise TableError(f"seat {i}: {' '.join(str(exc).split())}") from None
+                if hasattr(bot, "stop_token"):  # a search that closing the table ends
+                    bot.stop_token = StopToken()
                 seats.append(TableSeat(i, f"Bot {i} ({spec})", bot_spec=spec, bot=bot))
         except BaseException:
             for s in seats:
@@ -156,8 +151,9 @@ class Table:
             raise
         table = cls(secrets.token_urlsafe(9), rules_obj, players, seats, executor,
                     move_delay, seed)
+        # the table keeps its own ring of records: the match keeps no hand list
         table.match = Match(rules_obj, players, seed=0 if seed is None else seed,
-                            dealer=0)
+                            dealer=0, history=0)
         table._deal()
         return table
 
@@ -168,7 +164,7 @@ class Table:
             # holds its seed) tells nothing about the next deal
             self.match.seed = secrets.randbits(62)
         self.game = self.match.new_hand()
-        self.hand_number = len(self.match.hands) + 1
+        self.hand_number = self.match.hands_played + 1
         self.last_events = list(self.game.deal_events())
         # the one hand driver: every bot gets every hook (the people's moves
         # observed too); a bot that fails is replaced by greedy (_replace_bot)
@@ -230,46 +226,60 @@ class Table:
     def state_for(self, seat: int | None, events: list | None = None,
                   shared: dict | None = None) -> dict[str, Any]:
         """The frame for a connection of ``seat`` (``None``: a watcher).  ``shared``
-        keeps what every seat's frame of this position has in common (the seats'
-        public states), for the other frames of one broadcast."""
+        keeps what every seat's frame of this position has in common (the public
+        state, the report, the events as everyone may know them), for the other
+        frames of one broadcast."""
         g = self.game
+        if shared is None:
+            shared = {}
         view = g.view(0 if seat is None else seat)
-        if shared is not None and "seats" not in shared:
-            shared["seats"] = seat_states(view)
-        state = view_state(view, own_hand=seat is not None,
-                           seats=None if shared is None else shared["seats"])
-        over = g.is_over()
+        if "frame" not in shared:
+            self._public_frame(shared, self.last_events if events is None else events, view)
+        state = shared["view"] if seat is None else seat_view_state(view, shared["view"])
         moves: list = []
-        if seat is not None and not over and g.turn == seat and not self.seats[seat].is_bot:
+        if seat is not None and not g.is_over() and g.turn == seat \
+                and not self.seats[seat].is_bot:
             moves = list(g.legal_moves)
-        outcome = g.outcome() if over else None
-        if outcome is not None and shared is not None:  # the report, once a broadcast
-            if "outcome" not in shared:
-                shared["outcome"] = outcome_state(outcome, self.names, view)
-            outcome_frame = shared["outcome"]
-        elif outcome is not None:
-            outcome_frame = outcome_state(outcome, self.names, view)
-        else:
-            outcome_frame = None
-        return {
+        # a card drawn after a bonus card is known to its drawer alone
+        own_draw = seat is not None and any(ev.kind == "drawn" and ev.player == seat
+                                            for ev in shared["events_raw"])
+        return dict(shared["frame"], you=seat, view=state,
+                    legal=[str(m) for m in moves],
+                    legal_moves=move_options(moves),  # what the page needs of each move
+                    events=public_events(shared["events_raw"], seat, self.names)
+                    if own_draw else shared["events"])
+
+    def _public_frame(self, shared: dict, events: list, view) -> None:
+        """What every frame of the position holds alike, into ``shared``: built
+        from ``view`` (any seat's, its private parts left out), never from the game."""
+        g = self.game
+        state = view_state(view, own_hand=False)
+        outcome = g.outcome() if g.is_over() else None
+        names = self.names
+        shared["view"] = state
+        shared["events_raw"] = events
+        shared["events"] = public_events(events, None, names)
+        shared["frame"] = {
             "type": "state",
             "table": self.id,
-            "you": seat,
-            "names": self.names,
-            "names_ko": korean_names(self.names),
+            "names": names,
+            "names_ko": self._names_ko(),
             "bots": [s.bot_spec for s in self.seats],
             "connected": self.connected(),
             "hand_number": self.hand_number,
             "moves": len(g.move_stack),  # decisions so far this hand (public)
             "ledger": list(self.match.ledger),
-            "view": state,
-            "legal": [str(m) for m in moves],
-            "legal_moves": move_options(moves),  # what the page needs of each move
-            "events": public_events(self.last_events if events is None else events, seat,
-                                    self.names),
-            "outcome": outcome_frame,
+            "outcome": None if outcome is None else outcome_state(outcome, names, view),
             "records": len(self.records),
         }
+
+    def _names_ko(self) -> list[str] | None:
+        """The seats' names in Korean, made again only when a name changes (a bot
+        replaced)."""
+        names = tuple(self.names)
+        if self._korean_names[0] != names:
+            self._korean_names = (names, korean_names(list(names)))
+        return self._korean_names[1]
 
     async def broadcast(self) -> None:
         """Queue every connection the frame of its own seat (built and encoded
@@ -282,17 +292,8 @@ class Table:
                 continue
             frame = frames.get(conn.seat)
             if frame is None:
-                frame = frames[conn.seat] = self._frame_text(conn.seat, shared)
+                frame = frames[conn.seat] = dumps(self.state_for(conn.seat, shared=shared))
             conn.send_nowait(frame)
-
-    def _frame_text(self, seat: int | None, shared: dict) -> str:
-        """:meth:`state_for` as JSON text; the seats' public state, the same in
-        every frame of a broadcast, is encoded once and spliced in."""
-        state = self.state_for(seat, shared=shared)
-        if "seats_json" not in shared:
-            shared["seats_json"] = _dumps(shared["seats"])
-        state["view"]["seats"] = _SEATS_MARK  # view_state made this dict for this frame
-        return _dumps(state).replace(_SEATS_MARK_JSON, shared["seats_json"], 1)
 
     async def play(self, seat: int, text: str, turn: int | None = None) -> None:
         """A person's decision.  Raises :class:`TableError` (and changes nothing)
@@ -306,7 +307,7 @@ class Table:
                 raise TableError("the hand is over")
             if g.turn != seat:
                 raise TableError(f"it is not your turn (player {g.turn} is to move)")
-            if turn is not None and turn != g.view(seat).turns:
+            if turn is not None and turn != g.turns:
                 raise TableError("that move was for an earlier turn")
             try:
                 move = Move.from_str(text)
@@ -339,7 +340,9 @@ class Table:
         seats = [Seat(s.name, s.bot_spec) for s in self.seats]
         record = record_from_game(g, seats, match={"hand": self.hand_number,
                                                    "ledger": list(self.match.ledger)})
-        self.records.append(record.to_json())
+        # compressed: a table's ring holds up to MAX_RECORDS hands (a record is
+        # about 1.8 KB of JSON, a fifth of that compressed)
+        self.records.append(zlib.compress(record.to_json().encode("utf-8"), 6))
         self.hands_played += 1
 
     async def next_hand(self, seat: int) -> None:
@@ -400,6 +403,9 @@ class Table:
     def _replace_bot(self, seat: TableSeat, problem: str) -> None:
         """Greedy plays for a bot that failed, for the rest of the match."""
         old = seat.bot
+        token = getattr(old, "stop_token", None)
+        if token is not None:  # a search still running in its worker gives the worker back
+            token.set()
         seat.bot = GreedyBot(secrets.randbits(32) if self.seed is None else self.seed)
         self.driver.replace(seat.index, seat.bot)
         notice = {"type": "notice", "notice": "bot_replaced", "seat": seat.index,
@@ -439,7 +445,7 @@ class Table:
 
     def record_lines(self) -> str:
         """Every finished hand of the table, one ``gostop-record/1`` JSON line each."""
-        return "".join(line + "\n" for line in self.records)
+        return "".join(zlib.decompress(blob).decode("utf-8") + "\n" for blob in self.records)
 
     def close(self) -> None:
         """Stop the bots (an outside program is ended)."""
@@ -447,6 +453,9 @@ class Table:
         if self._bot_task is not None:
             self._bot_task.cancel()
         for s in self.seats:
+            token = getattr(s.bot, "stop_token", None)
+            if token is not None:  # a search under way in a worker ends at its next check
+                token.set()
             if s.bot is not None:
                 try:
                     s.bot.close()
