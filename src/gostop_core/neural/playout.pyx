@@ -36,6 +36,8 @@ from gostop_core.neural.selfplay cimport (
 )
 
 cdef extern from "gostop_nn.h":
+    void gs_nn_action_row(const float* state, const uint8_t* x, int n, const float* w,
+                          int hidden, float* out) noexcept nogil
     void gs_nn_dense_layer(const float* x, int n, const float* w, int width,
                            float* out) noexcept nogil
 
@@ -62,11 +64,7 @@ cdef void nn_q_values(const NeuralNetC* m, const GameStateC* s, const RulesC* r,
     first_layer(sbytes, STATE_FEATURES, m.w1s, m.h1, base)
     for j in range(n):
         encode_action(s, r, moves[j], abytes)
-        memcpy(h1, base, m.h1 * sizeof(float))
-        first_layer(abytes, ACTION_FEATURES, m.w1a, m.h1, h1)
-        for k in range(m.h1):
-            if h1[k] < 0:
-                h1[k] = 0
+        gs_nn_action_row(base, abytes, ACTION_FEATURES, m.w1a, m.h1, h1)
         memcpy(h2, m.b2, m.h2 * sizeof(float))
         gs_nn_dense_layer(h1, m.h1, m.w2, m.h2, h2)
         v = m.b3

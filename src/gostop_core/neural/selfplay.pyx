@@ -157,6 +157,8 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, uint16_t move, uin
 cdef extern from "gostop_nn.h":
     void gs_nn_sparse_layer(const uint8_t* x, int n, const float* w, int hidden,
                             float* out) noexcept nogil
+    void gs_nn_action_row(const float* state, const uint8_t* x, int n, const float* w,
+                          int hidden, float* out) noexcept nogil
 
 
 cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil:
@@ -395,10 +397,8 @@ cdef class SelfPlay:
         first hidden layer (after ReLU) of every legal move of those decisions
         as a view of shape (rows, hidden); :attr:`row_game` gives each row's game.
         No rows: every game is done (evaluation mode)."""
-        cdef int i, j, h, row = 0, n
+        cdef int i, j, row = 0, n
         cdef int counts[NN_SEATS]
-        cdef float* base
-        cdef float* out
         cdef GameStateC* s
         cdef float sbuf[NN_MAX_HIDDEN]
         with nogil:
@@ -418,13 +418,9 @@ cdef class SelfPlay:
                 for j in range(n):
                     encode_action(s, &self._rules.c, self.moves[i * MAX_MOVES + j],
                                   self.a_rows + (<int64_t>row) * ACTION_FEATURES)
-                    out = self.h1_p + <int64_t>row * self.hidden
-                    memcpy(out, sbuf, self.hidden * sizeof(float))
-                    first_layer(self.a_rows + (<int64_t>row) * ACTION_FEATURES, ACTION_FEATURES,
-                                self.w1a, self.hidden, out)
-                    for h in range(self.hidden):
-                        if out[h] < 0:
-                            out[h] = 0
+                    gs_nn_action_row(sbuf, self.a_rows + (<int64_t>row) * ACTION_FEATURES,
+                                     ACTION_FEATURES, self.w1a, self.hidden,
+                                     self.h1_p + <int64_t>row * self.hidden)
                     self.row_game_p[row] = i
                     row += 1
             self.first_row[self.num_games] = row
