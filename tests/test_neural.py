@@ -313,3 +313,40 @@ def test_a_run_started_from_a_weights_file_counts_on_and_keeps_the_weights(tmp_p
                                       str(tmp_path / "missing.npz")])
     assert result.exit_code == 2 and "missing.npz" in result.output
     assert "Traceback" not in result.output
+
+
+def _decisions_per_hand(weights, share, hands=300):
+    net = load_network(weights)
+    actor = SelfPlay(64, "casual", 2, seed=5, weights=net.play_weights(), greedy_share=share)
+    while actor.hands < hands:
+        actor.advance(net.head(actor.prepare()), 0.05)
+        actor.drain()
+    return actor.decisions / actor.hands
+
+
+def test_games_against_greedy_seats_record_only_the_networks_decisions(weights):
+    """With ``greedy_share`` 1 the network holds one seat of two and the greedy
+    policy the other (the play the C evaluation checks against the Python bots):
+    about half the decisions a hand of self-play are the network's; a share of
+    one half lies between."""
+    alone = _decisions_per_hand(weights, 0.0)
+    versus = _decisions_per_hand(weights, 1.0)
+    half = _decisions_per_hand(weights, 0.5)
+    assert 0.35 < versus / alone < 0.65
+    assert versus < half < alone
+
+
+def test_a_greedy_share_is_a_fraction_and_the_same_seed_gives_the_same_samples(weights):
+    net = load_network(weights)
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="greedy_share"):
+            SelfPlay(8, "casual", 2, seed=1, weights=net.play_weights(), greedy_share=bad)
+    runs = []
+    for _ in range(2):
+        actor = SelfPlay(32, "casual", 2, seed=3, weights=net.play_weights(), greedy_share=0.5)
+        for _ in range(60):
+            actor.advance(net.head(actor.prepare()), 0.1)
+        runs.append(actor.drain())
+    for a, b in zip(*runs):
+        assert np.array_equal(a, b)
+    assert len(runs[0][2]) > 0

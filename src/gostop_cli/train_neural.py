@@ -50,6 +50,9 @@ this process; the checkpoint is the same, so a run may resume on either backend.
               help="Samples kept in the replay buffer.")
 @click.option("--hidden", type=(IntRange(1, 1024), IntRange(1, 1024)), default=(256, 128),
               show_default=True, help="Sizes of the two hidden layers.")
+@click.option("--greedy-share", type=FloatRange(0, 1), default=0.0, show_default=True,
+              help="Share of the games in which the network plays against the greedy "
+                   "policy (its seats only are learned from); the rest is self-play.")
 @click.option("--seed", type=IntRange(0, 999_999), default=0, show_default=True)
 @click.option("--checkpoint", "checkpoint_s", type=FloatRange(1, 86400), default=300,
               show_default=True, help="Seconds between checkpoints.")
@@ -67,7 +70,8 @@ this process; the checkpoint is the same, so a run may resume on either backend.
                    "cluster's CPUs less one for the learner, at least 1).")
 def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int, epsilon: float,
                  lr: float, batch: int, ratio: float, replay: int, hidden: tuple[int, int],
-                 seed: int, checkpoint_s: float, eval_deals: int, resume: bool, init: str | None,
+                 greedy_share: float, seed: int, checkpoint_s: float, eval_deals: int,
+                 resume: bool, init: str | None,
                  backend: str,
                  address: str | None, actors: int | None) -> None:
     """Train the neural bot's Q network by self-play (Deep Monte-Carlo;
@@ -80,7 +84,7 @@ def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int,
     cfg = TrainConfig(rules=rules, players=players, hands=hands, games=games, epsilon=epsilon,
                       lr=lr, batch=batch, replay=replay, ratio=ratio, hidden1=hidden[0],
                       hidden2=hidden[1], seed=seed, checkpoint_s=checkpoint_s,
-                      eval_deals=eval_deals)
+                      eval_deals=eval_deals, greedy_share=greedy_share)
     command = " ".join(shlex.quote(a) for a in ["gostop", "train-neural"] + sys.argv[2:]) \
         if len(sys.argv) > 1 and sys.argv[1] == "train-neural" else "gostop train-neural"
 

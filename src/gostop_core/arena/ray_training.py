@@ -62,7 +62,8 @@ class SelfPlayActor:
         self.epsilon = settings["epsilon"]
         self.net = Network(_writable(params))
         self.games = SelfPlay(settings["games"], settings["rules"], settings["players"],
-                              seed=seed, weights=self.net.play_weights())
+                              seed=seed, weights=self.net.play_weights(),
+                              greedy_share=settings.get("greedy_share", 0.0))
 
     def play(self, params: dict[str, np.ndarray] | None = None
              ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
@@ -130,6 +131,7 @@ class _RaySource:
                                   f"(one CPU each), not {count}")
             steps = opts.steps or default_steps(cfg.games)
             settings = {"rules": cfg.rules, "players": cfg.players, "games": cfg.games,
+                        "greedy_share": cfg.greedy_share,
                         "epsilon": cfg.epsilon}
             actor_class = ray.remote(num_cpus=1, max_restarts=0)(SelfPlayActor)
             self.weights = ray.put(net.params)

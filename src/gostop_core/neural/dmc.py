@@ -58,6 +58,7 @@ class TrainConfig:
     checkpoint_s: float = 300.0
     eval_deals: int = 200
     sync_batches: int = 20        # learner steps between copies of the weights to the actor
+    greedy_share: float = 0.0     # share of the games the network plays against greedy seats
 
 
 def _versions() -> dict[str, str]:
@@ -178,7 +179,7 @@ class LocalActor:
         self.net = net
         self.epsilon = cfg.epsilon
         self.actor = SelfPlay(cfg.games, cfg.rules, cfg.players, seed=selfplay_seed(cfg, hands),
-                              weights=net.play_weights())
+                              weights=net.play_weights(), greedy_share=cfg.greedy_share)
 
     def collect(self) -> tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
         before = self.actor.hands

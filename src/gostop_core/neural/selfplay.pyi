@@ -14,6 +14,7 @@ class SelfPlay:
     players: int
     hidden: int
     greedy_mode: bool
+    greedy_share: float
     record: bool
     h1: np.ndarray
     row_game: np.ndarray
@@ -23,7 +24,7 @@ class SelfPlay:
     dropped: int
     def __init__(self, num_games: int, rules: str | Rules = ..., players: int = ..., seed: int = ...,
                  weights: dict[str, Any] | None = ..., greedy_seats: bool = ..., record: bool = ...,
-                 capacity: int = ...) -> None: ...
+                 capacity: int = ..., greedy_share: float = ...) -> None: ...
     def set_weights(self, weights: dict[str, Any]) -> None: ...
     def prepare(self) -> np.ndarray: ...
     def advance(self, q: Any, epsilon: float = ...) -> None: ...

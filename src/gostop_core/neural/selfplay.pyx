@@ -197,6 +197,14 @@ cdef class SelfPlay:
     played from every seat); without it every seat is the network and each
     finished hand is dealt again from the game's seed stream.
 
+    ``greedy_share`` (training, 0 to 1): that share of the games, spread evenly
+    (game i when ``floor((i + 1) * share) > floor(i * share)``), seats the
+    network at ``i % players``
+    and the greedy policy at every other seat, dealt again and again like the
+    others; only the network's decisions are recorded.  A run with a share
+    learns the returns of its moves against greedy play as well as against
+    itself (docs/strength.md, round 8).
+
     The loop: ``h1 = prepare()`` (rows: the legal moves of the games waiting,
     ``row_game`` says whose), the rest of the network on ``h1``, then
     ``advance(q, epsilon)``.  With ``record``, every decision with a choice is
@@ -209,6 +217,8 @@ cdef class SelfPlay:
     cdef readonly int players
     cdef readonly int hidden
     cdef readonly bint greedy_mode
+    cdef readonly double greedy_share
+    cdef uint8_t* greedy_game    # 1: the other seats of game i play the greedy policy
     cdef readonly bint record
     cdef uint64_t* streams
     cdef uint64_t rng
@@ -246,7 +256,8 @@ cdef class SelfPlay:
         self.states = NULL
 
     def __init__(self, int num_games, rules="casual", int players=2, seed=0, weights=None,
-                 bint greedy_seats=False, bint record=True, int capacity=1 << 17):
+                 bint greedy_seats=False, bint record=True, int capacity=1 << 17,
+                 double greedy_share=0.0):
         cdef Rules r = rules if isinstance(rules, Rules) else Rules(rules)
         cdef int i
         cdef uint64_t x
@@ -262,10 +273,13 @@ cdef class SelfPlay:
             raise ValueError(f"seed must be an integer 0 <= seed < 2**64, got {seed!r}")
         if weights is None:
             raise ValueError("weights are needed: w1 (rows STATE_FEATURES + ACTION_FEATURES), b1")
+        if not 0.0 <= greedy_share <= 1.0:
+            raise ValueError(f"greedy_share must be in [0, 1], got {greedy_share}")
         self._rules = r
         self.num_games = num_games
         self.players = players
         self.greedy_mode = greedy_seats
+        self.greedy_share = 1.0 if greedy_seats else greedy_share
         self.record = record and not greedy_seats
         self.capacity = capacity
         self.base_seed = <uint64_t>int(seed)
@@ -279,6 +293,7 @@ cdef class SelfPlay:
         self.states = <GameStateC*>calloc(num_games, sizeof(GameStateC))
         self.streams = <uint64_t*>calloc(num_games, sizeof(uint64_t))
         self.done = <uint8_t*>calloc(num_games, 1)
+        self.greedy_game = <uint8_t*>calloc(num_games, 1)
         self.moves = <uint16_t*>calloc(num_games * MAX_MOVES, sizeof(uint16_t))
         self.nmoves = <int*>calloc(num_games, sizeof(int))
         self.first_row = <int*>calloc(num_games + 1, sizeof(int))
@@ -295,6 +310,7 @@ cdef class SelfPlay:
         self.out_a = <uint8_t*>malloc(<size_t>capacity * ACTION_FEATURES) if self.record else NULL
         self.out_r = <float*>malloc(capacity * sizeof(float))
         if (self.states == NULL or self.streams == NULL or self.done == NULL or self.moves == NULL
+                or self.greedy_game == NULL
                 or self.nmoves == NULL or self.first_row == NULL or self.s_rows == NULL
                 or self.a_rows == NULL or self.w1s == NULL or self.w1a == NULL or self.b1 == NULL
                 or self.pend_seat == NULL or self.pend_n == NULL or self.out_r == NULL
@@ -309,12 +325,15 @@ cdef class SelfPlay:
         self.results_p = <float*>cnp.PyArray_DATA(<cnp.ndarray>self.results)
         self.set_weights(weights)
         for i in range(num_games):
+            self.greedy_game[i] = 1 if greedy_seats or \
+                <long long>((i + 1) * greedy_share) > <long long>(i * greedy_share) else 0
             x = self.base_seed ^ (<uint64_t>i * <uint64_t>0xD1B54A32D192ED03)
             self.streams[i] = splitmix64(&x)
             self._deal(i)
 
     def __dealloc__(self):
         free(self.states); free(self.streams); free(self.done); free(self.moves)
+        free(self.greedy_game)
         free(self.nmoves); free(self.first_row); free(self.s_rows); free(self.a_rows)
         free(self.w1s); free(self.w1a); free(self.b1); free(self.pend_s); free(self.pend_a)
         free(self.pend_seat); free(self.pend_n); free(self.out_s); free(self.out_a)
@@ -382,10 +401,10 @@ cdef class SelfPlay:
                 self._finish(i)
                 continue
             n = generate_moves(s, &self._rules.c, mv)
-            if n > 1 and not (self.greedy_mode and s.to_move != i % self.players):
+            if n > 1 and not (self.greedy_game[i] and s.to_move != i % self.players):
                 self.nmoves[i] = n
                 return True
-            if n > 1:
+            if n > 1:  # a greedy seat's decision
                 pick = policy_move(s, &self._rules.c, mv, n)
             else:
                 pick = 0
