@@ -1,0 +1,316 @@
+"""Search-labelled positions for the Q network, and a network fitted to them: an
+experiment of round 8 (docs/strength.md, "what did not win").
+
+    python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
+        [--samples S] [--part K/N]
+    python scripts/search_labels.py fit DIR --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
+
+
+Deep Monte-Carlo regresses Q on the final result of one hand: a target whose
+spread (about 17 points) dwarfs the differences between the moves of one
+decision.  The search of ``expectimax-v1`` values every legal move on the same
+sampled deals of the unseen cards, so its values are a target with far less
+noise, and their differences are exactly what the bot needs to rank moves.
+This module plays hands (each decision chosen by the search, greedy or at
+random, so that the positions cover more than the search's own games), labels
+every decision with a choice by the search from the seat's view, and writes
+shards of ``(states, actions, values, decision)`` rows: one row per legal
+move, ``decision`` numbering the decision each row belongs to.
+
+A shard is written whole (a temporary file renamed), so a stopped run resumes
+at the next shard: :func:`label_positions` counts the shards already there.
+Every shard's hands come from its own seed (the run's seed and its index), so
+the shards a run writes do not depend on where it was stopped.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+
+from gostop_core.bots.registry import EXPECTIMAX_V1_SETTINGS
+from gostop_core.bots.search import StopToken, search_fields
+from gostop_core.bots.simple import GreedyBot
+from gostop_core.errors import GoStopError
+from gostop_core.game import Game
+from gostop_core.moves import Move
+from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, view_inputs
+from gostop_core.notation import parse_view
+from gostop_core.outfiles import write_output
+
+
+SHARD_FORMAT = "gostop-labels-1"
+#: The most rows one shard file may hold (a reader refuses more).
+MAX_SHARD_ROWS = 1 << 22
+
+
+class LabelFileError(GoStopError, ValueError):
+    """A labels shard that cannot be used (named file, reason)."""
+
+
+@dataclass
+class LabelConfig:
+    rules: str = "casual"
+    players: int = 2
+    hands_per_shard: int = 50
+    shards: int = 1000
+    samples: int = EXPECTIMAX_V1_SETTINGS["samples"]
+    win_bonus: float = EXPECTIMAX_V1_SETTINGS["win_bonus"]
+    greedy: float = 0.15        # share of decisions played by the greedy policy
+    explore: float = 0.10       # share played uniformly at random
+    seed: int = 0
+
+
+def _label(game: Game, samples: int, win_bonus: float, seed: int,
+           stop: StopToken | None) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """The search's value of every legal move of the seat to move, from its view:
+    ``(codes, state bytes, action bytes, values)`` in generation order."""
+    seat = game.turn
+    text = game.view(seat).to_str()
+    rules, fields = parse_view(text)
+    codes, state, actions = view_inputs(rules, fields)
+    result = search_fields(rules, fields, EXPECTIMAX_V1_SETTINGS["depth"], samples, seed,
+                           rollout=True, win_bonus=win_bonus, stop=stop)
+    by_code = {code: value for code, value, _line in result["moves"]}
+    values = np.array([by_code[c] for c in codes], dtype=np.float32)
+    return codes, state, actions, values
+
+
+def shard_hands(cfg: LabelConfig, index: int, stop: StopToken | None = None,
+                ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The labelled decisions of shard ``index``: ``(state, actions, values)``
+    per decision with more than one legal move."""
+    rng = random.Random(f"{cfg.seed}/{index}")
+    greedy = GreedyBot(seed=rng.getrandbits(32))
+    for h in range(cfg.hands_per_shard):
+        game = Game(cfg.rules, cfg.players, seed=rng.getrandbits(62))
+        while not game.is_over():
+            if stop is not None and stop.is_set():
+                return
+            legal = list(game.legal_moves)
+            if len(legal) == 1:
+                game.push(legal[0])
+                continue
+            codes, state, actions, values = _label(game, cfg.samples, cfg.win_bonus,
+                                                   rng.getrandbits(32), stop)
+            yield state, actions, values
+            roll = rng.random()
+            if roll < cfg.explore:
+                move = rng.choice(legal)
+            elif roll < cfg.explore + cfg.greedy:
+                move = greedy.choose(game.view(game.turn), legal)
+            else:
+                move = Move.from_code(codes[int(np.argmax(values))])
+            game.push(move)
+
+
+def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
+                    stop: StopToken | None = None,
+                    progress: Callable[[dict], None] | None = None,
+                    part: tuple[int, int] = (0, 1)) -> int:
+    """Write shards ``labels_00000.npz``, ... into ``out_dir`` until ``cfg.shards``
+    are there (a run resumes after the last whole shard); returns the shards
+    written now.  ``stop`` (set from a signal handler) ends the run after the
+    decision under way, leaving the shard in progress unwritten.  ``part``
+    ``(k, n)`` takes only the shards whose index is k modulo n, so that n
+    processes label one directory side by side."""
+    k_part, n_part = part
+    if not (n_part >= 1 and 0 <= k_part < n_part):
+        raise ValueError(f"part must be (k, n) with 0 <= k < n, got {part}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    conf = out / "labels.json"
+    if conf.exists():
+        old = json.loads(conf.read_text())
+        if old != asdict(cfg):
+            raise LabelFileError(f"{conf}: this directory was labelled with other settings "
+                                 f"({old}); use another directory")
+    else:
+        write_output(str(conf), json.dumps(asdict(cfg), indent=1).encode())
+    written = 0
+    for index in range(cfg.shards):
+        path = out / f"labels_{index:05d}.npz"
+        if index % n_part != k_part or path.exists():
+            continue
+        started = time.monotonic()
+        states, actions, values, decision = [], [], [], []
+        for k, (s, a, v) in enumerate(shard_hands(cfg, index, stop)):
+            states.append(s)
+            actions.append(a)
+            values.append(v)
+            decision.append(np.full(len(v), k, dtype=np.int32))
+        if stop is not None and stop.is_set():
+            break
+        if states:
+            s_rows = np.repeat(np.stack(states), [len(v) for v in values], axis=0)
+            arrays = {"states": s_rows, "actions": np.concatenate(actions),
+                      "values": np.concatenate(values), "decision": np.concatenate(decision)}
+        else:
+            arrays = {"states": np.zeros((0, NUM_STATE_FEATURES), np.uint8),
+                      "actions": np.zeros((0, NUM_ACTION_FEATURES), np.uint8),
+                      "values": np.zeros(0, np.float32), "decision": np.zeros(0, np.int32)}
+        arrays["header"] = np.frombuffer(json.dumps(
+            {"format": SHARD_FORMAT, "index": index, "config": asdict(cfg)}).encode(),
+            dtype=np.uint8)
+        buf = io.BytesIO()
+        np.savez_compressed(buf, **arrays)
+        write_output(str(path), buf.getvalue())
+        written += 1
+        if progress is not None:
+            progress({"shard": index, "decisions": len(states), "rows": len(arrays["values"]),
+                      "seconds": round(time.monotonic() - started, 1)})
+    return written
+
+
+def load_shards(paths: list[str | os.PathLike]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``paths`` joined: ``(states, actions, values, decision)``,
+    ``decision`` numbered across all the files.  Every field is checked: a shard
+    that is not one (or damaged) raises :class:`LabelFileError` naming it."""
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    offset = 0
+    for p in paths:
+        try:
+            with np.load(p, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+        except (OSError, ValueError, EOFError) as exc:
+            raise LabelFileError(f"{p}: not a labels shard ({exc})") from None
+        try:
+            header = json.loads(arrays["header"].tobytes().decode())
+        except (KeyError, ValueError, UnicodeDecodeError):
+            raise LabelFileError(f"{p}: no readable header") from None
+        if not isinstance(header, dict) or header.get("format") != SHARD_FORMAT:
+            raise LabelFileError(f"{p}: not a {SHARD_FORMAT} shard")
+        try:
+            s, a, v, d = (arrays[k] for k in ("states", "actions", "values", "decision"))
+        except KeyError as exc:
+            raise LabelFileError(f"{p}: no array {exc}") from None
+        n = v.shape[0] if v.ndim == 1 else -1
+        if not (0 <= n <= MAX_SHARD_ROWS and s.dtype == np.uint8 and a.dtype == np.uint8
+                and s.shape == (n, NUM_STATE_FEATURES) and a.shape == (n, NUM_ACTION_FEATURES)
+                and v.dtype.kind == "f" and d.shape == (n,) and d.dtype.kind == "i"):
+            raise LabelFileError(f"{p}: arrays of the wrong shapes or types")
+        if not np.all(np.isfinite(v)) or np.any(np.abs(v) > 10_000):
+            raise LabelFileError(f"{p}: values out of range")
+        if n and (d[0] != 0 or np.any(np.diff(d) < 0) or np.any(np.diff(d) > 1)):
+            raise LabelFileError(f"{p}: decision numbers out of order")
+        parts.append((s, a, v.astype(np.float32), d.astype(np.int64) + offset))
+        if n:
+            offset += int(d[-1]) + 1
+    if not parts:
+        raise LabelFileError("no labels shard given")
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
+
+
+def _values(net, states: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """Q in points of every row (the numpy network, in blocks)."""
+    from gostop_core.neural.network import RETURN_SCALE, input_scale
+    scale, p = input_scale(), net.params
+    out = np.empty(len(states), np.float32)
+    for i in range(0, len(states), 8192):
+        x = np.concatenate([states[i:i + 8192], actions[i:i + 8192]], axis=1).astype(np.float32)
+        x *= scale
+        h = np.maximum(x @ p["w1"] + p["b1"], 0)
+        h = np.maximum(h @ p["w2"] + p["b2"], 0)
+        out[i:i + 8192] = (h @ p["w3"] + p["b3"][0]) * RETURN_SCALE
+    return out
+
+
+def agreement(net, states, actions, values, decision) -> dict:
+    """How often the network's best move is the search's best (top-1), and the
+    search's value lost a decision by playing the network's choice instead."""
+    q = _values(net, states, actions)
+    starts = np.flatnonzero(np.r_[True, np.diff(decision) != 0])
+    ends = np.r_[starts[1:], len(decision)]
+    top1 = regret = 0.0
+    for b, e in zip(starts, ends):
+        pick = b + int(np.argmax(q[b:e]))
+        top1 += values[pick] == values[b:e].max()
+        regret += values[b:e].max() - values[pick]
+    n = max(1, len(starts))
+    return {"decisions": len(starts), "top1": float(top1) / n, "regret": float(regret) / n,
+            "mse": float(np.mean((q - values) ** 2))}
+
+
+def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
+        seed: int = 0, log: Callable[[str], None] = print) -> dict:
+    """Regress Q on the search's values (mean squared error, Adam): every 20th
+    shard is held out; after each epoch, the agreement on the held-out decisions
+    and the network against greedy on 2,000 tuning deals (seed 500,000)."""
+    from gostop_core.neural.dmc import evaluate_vs_greedy
+    from gostop_core.neural.network import (
+        RETURN_SCALE, Adam, Network, input_scale, load_network, save_network,
+    )
+    held = [p for p in shards if int(p.stem.split("_")[-1]) % 20 == 0]
+    train = [p for p in shards if p not in held]
+    if not train or not held:
+        raise LabelFileError("fitting needs at least one shard to train on and shard 0 to hold out")
+    s, a, v, _d = load_shards(train)
+    hs, ha, hv, hd = load_shards(held)
+    net = Network.initial() if init is None else load_network(init)
+    opt, scale, rng = Adam(net, lr), input_scale(), np.random.default_rng(seed)
+    report = {}
+    for epoch in range(epochs + 1):
+        if epoch:
+            perm = rng.permutation(len(v))
+            for i in range(0, len(v) - 1023, 1024):
+                idx = perm[i:i + 1024]
+                x = np.concatenate([s[idx], a[idx]], axis=1).astype(np.float32) * scale
+                opt.step(x, v[idx] / RETURN_SCALE)
+        ev = evaluate_vs_greedy(net, "casual", 2, 2000, 500_000)
+        report = {"epoch": epoch, **agreement(net, hs, ha, hv, hd),
+                  "vs_greedy": ev["points"], "low": ev["low"], "high": ev["high"]}
+        log(json.dumps({k: round(x, 3) if isinstance(x, float) else x for k, x in report.items()}))
+    save_network(out, net, header={"fitted_on": [str(p) for p in train], "epochs": epochs,
+                                   "lr": lr, "init": init})
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import signal
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    lab = sub.add_parser("label", help="play and label hands into shards")
+    lab.add_argument("--out", required=True)
+    lab.add_argument("--shards", type=int, default=1000)
+    lab.add_argument("--hands-per-shard", type=int, default=20)
+    lab.add_argument("--samples", type=int, default=LabelConfig.samples)
+    lab.add_argument("--seed", type=int, default=0)
+    lab.add_argument("--part", default="0/1", help="K/N: the shards whose index is K modulo N")
+    fi = sub.add_parser("fit", help="fit a network to the shards of a directory")
+    fi.add_argument("labels")
+    fi.add_argument("--out", required=True)
+    fi.add_argument("--init", default=None, help="weights to start from (default: a new network)")
+    fi.add_argument("--epochs", type=int, default=6)
+    fi.add_argument("--lr", type=float, default=1e-4)
+    args = ap.parse_args(argv)
+    try:
+        if args.command == "label":
+            k, _, n = args.part.partition("/")
+            cfg = LabelConfig(hands_per_shard=args.hands_per_shard, shards=args.shards,
+                              samples=args.samples, seed=args.seed)
+            stop = StopToken()
+            signal.signal(signal.SIGTERM, lambda *_: stop.set())
+            signal.signal(signal.SIGINT, lambda *_: stop.set())
+            label_positions(args.out, cfg, stop, lambda d: print(json.dumps(d), flush=True),
+                            part=(int(k), int(n or 1)))
+        else:
+            fit(sorted(Path(args.labels).glob("labels_*.npz")), args.out, args.init,
+                args.epochs, args.lr)
+    except (GoStopError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
