@@ -350,3 +350,29 @@ def test_a_greedy_share_is_a_fraction_and_the_same_seed_gives_the_same_samples(w
     for a, b in zip(*runs):
         assert np.array_equal(a, b)
     assert len(runs[0][2]) > 0
+
+
+def test_bonus_bank_banks_a_bonus_card_at_once_and_is_argmax_q_otherwise(weights):
+    """``neural:bonus=bank`` plays a bonus card the moment it may (docs/strength.md,
+    round 8), and every other decision as argmax Q does."""
+    banker = make_bot(f"neural:weights={weights},bonus=bank")
+    plain = make_bot(f"neural:weights={weights}")
+    seen_bonus = seen_other = 0
+    for seed in range(40):
+        game = Game("casual", 2, seed=seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            view = game.view(game.turn)
+            chosen = banker.choose(view, legal)
+            if any(m.kind == "bonus" for m in legal):
+                assert chosen.kind == "bonus"
+                seen_bonus += 1
+            elif len(legal) > 1:
+                assert chosen == plain.choose(view, legal)
+                seen_other += 1
+            game.push(chosen)
+        if seen_bonus >= 3 and seen_other >= 30:
+            break
+    assert seen_bonus >= 3 and seen_other >= 30
+    with pytest.raises(ValueError, match="bonus"):
+        NeuralBot(weights=weights, bonus="always")

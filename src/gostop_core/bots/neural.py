@@ -47,8 +47,9 @@ __all__ = ["NeuralBot", "NeuralSearchBot", "neural_from_spec", "neural_search_fr
            "NEURAL_KEYS"]
 
 #: ``neural:key=value`` settings and the NeuralBot argument each sets.
-NEURAL_KEYS = {"weights": "weights", "gostop": "gostop"}
+NEURAL_KEYS = {"weights": "weights", "gostop": "gostop", "bonus": "bonus"}
 _GOSTOP_CHOICES = ("q", "search")
+_BONUS_CHOICES = ("q", "bank")
 
 _NETWORKS: dict[str | None, Network] = {}
 _PLAYOUTS: dict[str | None, NeuralPlayout] = {}
@@ -85,13 +86,20 @@ class NeuralBot(Bot):
         Setting("gostop", "gostop", "choice", "q",
                 "Go/Stop by the network's Q (q) or by the expectimax-v1 search (search)",
                 choices=_GOSTOP_CHOICES, live=False),
+        Setting("bonus", "bonus", "choice", "q",
+                "a bonus card in hand: as the network's Q ranks it (q), or banked at once "
+                "(bank)", choices=_BONUS_CHOICES, live=False),
     )
 
     def __init__(self, seed: int | None = None, weights: str | None = None, gostop: str = "q",
-                 search_settings: dict[str, Any] | None = None):
+                 search_settings: dict[str, Any] | None = None, bonus: str = "q"):
         if gostop not in _GOSTOP_CHOICES:
             raise ValueError(f"neural gostop must be one of {', '.join(_GOSTOP_CHOICES)}, "
                              f"got {gostop!r}")
+        if bonus not in _BONUS_CHOICES:
+            raise ValueError(f"neural bonus must be one of {', '.join(_BONUS_CHOICES)}, "
+                             f"got {bonus!r}")
+        self.bonus = bonus
         self.seed = seed      # only the search of gostop=search samples
         self.weights = weights
         self.gostop = gostop
@@ -128,6 +136,12 @@ class NeuralBot(Bot):
                 from gostop_core.bots.expectimax import ExpectimaxBot
                 self._search = ExpectimaxBot(self.seed, **self.search_settings)
             return self._search.choose(view, legal)
+        if self.bonus == "bank":
+            # banking costs no turn (a card is drawn in its place): the network
+            # undervalues it (docs/strength.md, round 8)
+            banked = next((m for m in legal if m.kind == "bonus"), None)
+            if banked is not None:
+                return banked
         if view.players > NN_SEATS:
             # the encoding has room for 3 seats: a 4-player table gets the greedy move
             return self._greedy.choose(view, legal)
