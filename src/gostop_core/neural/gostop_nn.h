@@ -15,28 +15,6 @@
 #define GS_NN_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define GS_NN_CLONES
-/* One legal move's first hidden layer: out = relu(state + sum of the action
-   byte rows).  `state` is the decision's state part (bias included), shared by
-   its moves; one pass each for the copy, the rows and the ReLU, all vectorised
-   (a scalar ReLU written in Cython was a quarter of the actor's time). */
-GS_NN_CLONES
-static void gs_nn_action_row(const float* restrict state, const uint8_t* restrict x, int n,
-                             const float* restrict w, int hidden, float* restrict out) {
-    int i, j;
-    for (j = 0; j < hidden; j++)
-        out[j] = state[j];
-    for (i = 0; i < n; i++) {
-        if (x[i]) {
-            const float v = (float)x[i];
-            const float* restrict row = w + (int64_t)i * hidden;
-            for (j = 0; j < hidden; j++)
-                out[j] += v * row[j];
-        }
-    }
-    for (j = 0; j < hidden; j++)
-        out[j] = out[j] > 0.0f ? out[j] : 0.0f;
-}
-
 #endif
 
 GS_NN_CLONES
