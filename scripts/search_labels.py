@@ -43,6 +43,7 @@ from gostop_core.bots.simple import GreedyBot
 from gostop_core.errors import GoStopError
 from gostop_core.game import Game
 from gostop_core.moves import Move
+from gostop_core.neural.network import read_npz
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, view_inputs
 from gostop_core.notation import parse_view
 from gostop_core.outfiles import write_output
@@ -178,15 +179,7 @@ def load_shards(paths: list[str | os.PathLike]) -> tuple[np.ndarray, np.ndarray,
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     offset = 0
     for p in paths:
-        try:
-            with np.load(p, allow_pickle=False) as data:
-                arrays = {k: data[k] for k in data.files}
-        except (OSError, ValueError, EOFError) as exc:
-            raise LabelFileError(f"{p}: not a labels shard ({exc})") from None
-        try:
-            header = json.loads(arrays["header"].tobytes().decode())
-        except (KeyError, ValueError, UnicodeDecodeError):
-            raise LabelFileError(f"{p}: no readable header") from None
+        arrays, header = read_npz(p, LabelFileError, "a labels shard")
         if not isinstance(header, dict) or header.get("format") != SHARD_FORMAT:
             raise LabelFileError(f"{p}: not a {SHARD_FORMAT} shard")
         try:

@@ -276,11 +276,13 @@ def test_a_ppeok_stack_is_sent_as_one_group_of_the_field():
 
 
 def test_the_frames_sent_are_each_seat_own_state():
-    """A broadcast encodes the seats' public state once and splices it into each
-    frame: every frame sent reads back as that seat's (or the watcher's) own state,
-    through a hand to its report."""
+    """A broadcast builds the public part of a position once and each seat's frame
+    on it: every frame sent reads back as that seat's (or the watcher's) own state,
+    built alone, over hands of standard for three seats (bonus cards: a card drawn
+    after one is its drawer's alone) to the report."""
     import asyncio
     import json
+    import random
     from gostop_web.tables import Table
 
     class Sink:
@@ -293,21 +295,28 @@ def test_the_frames_sent_are_each_seat_own_state():
             self.sent.append(data)
 
     async def run():
-        table = Table.create("standard", 2, [None, None], move_delay=0, seed=5)
-        sinks = [Sink(0), Sink(1), Sink(None)]
+        table = Table.create("standard", 3, [None, None, None], move_delay=0, seed=9)
+        sinks = [Sink(0), Sink(1), Sink(2), Sink(None)]
         for sink in sinks:
             table.join(sink)
-        g = table.game
-        while not g.is_over():
-            await table.play(g.turn, str(next(iter(g.legal_moves))))
-            for sink in sinks:
-                assert json.loads(sink.sent[-1]) == table.state_for(sink.seat)
-        return sinks
+        rng = random.Random(4)
+        drawn = 0
+        for hand in range(3):
+            if hand:
+                await table.next_hand(0)
+            g = table.game
+            while not g.is_over():
+                await table.play(g.turn, str(rng.choice(list(g.legal_moves))))
+                drawn += any(ev.kind == "drawn" for ev in table.last_events)
+                for sink in sinks:
+                    assert json.loads(sink.sent[-1]) == table.state_for(sink.seat)
+        return sinks, drawn
 
-    sinks = asyncio.run(run())
+    sinks, drawn = asyncio.run(run())
+    assert drawn > 0  # a private draw was among the frames checked
     last = json.loads(sinks[0].sent[-1])
     assert last["outcome"]["report"][-1].startswith("chips: ")
-    assert json.loads(sinks[2].sent[-1])["view"]["hand"] is None
+    assert json.loads(sinks[3].sent[-1])["view"]["hand"] is None
 
 
 def test_one_table_of_korean_card_names_for_every_front_end():

@@ -17,9 +17,10 @@
 #define GS_NN_CLONES
 #endif
 
-GS_NN_CLONES
-static void gs_nn_sparse_layer(const uint8_t* restrict x, int n, const float* restrict w,
-                               int hidden, float* restrict out) {
+/* out += x @ w over the rows of x's non-zero bytes: inlined into each clone
+   below, so that it is vectorised for that clone's instruction set. */
+static inline void gs_nn_add_rows(const uint8_t* restrict x, int n, const float* restrict w,
+                                  int hidden, float* restrict out) {
     int i, j;
     for (i = 0; i < n; i++) {
         if (x[i]) {
@@ -29,6 +30,12 @@ static void gs_nn_sparse_layer(const uint8_t* restrict x, int n, const float* re
                 out[j] += v * row[j];
         }
     }
+}
+
+GS_NN_CLONES
+static void gs_nn_sparse_layer(const uint8_t* restrict x, int n, const float* restrict w,
+                               int hidden, float* restrict out) {
+    gs_nn_add_rows(x, n, w, hidden, out);
 }
 
 GS_NN_CLONES
@@ -47,22 +54,15 @@ static void gs_nn_dense_layer(const float* restrict x, int n, const float* restr
 
 /* One legal move's first hidden layer: out = relu(state + sum of the action
    byte rows).  `state` is the decision's state part (bias included), shared by
-   its moves; one pass each for the copy, the rows and the ReLU, all vectorised
-   (a scalar ReLU written in Cython was a quarter of the actor's time). */
+   its moves; the copy and the ReLU are vectorised here (a scalar ReLU written in
+   Cython was a quarter of the actor's time). */
 GS_NN_CLONES
 static void gs_nn_action_row(const float* restrict state, const uint8_t* restrict x, int n,
                              const float* restrict w, int hidden, float* restrict out) {
-    int i, j;
+    int j;
     for (j = 0; j < hidden; j++)
         out[j] = state[j];
-    for (i = 0; i < n; i++) {
-        if (x[i]) {
-            const float v = (float)x[i];
-            const float* restrict row = w + (int64_t)i * hidden;
-            for (j = 0; j < hidden; j++)
-                out[j] += v * row[j];
-        }
-    }
+    gs_nn_add_rows(x, n, w, hidden, out);
     for (j = 0; j < hidden; j++)
         out[j] = out[j] > 0.0f ? out[j] : 0.0f;
 }

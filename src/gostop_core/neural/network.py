@@ -24,8 +24,8 @@ from gostop_core.outfiles import write_output
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES
 
 __all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
-           "input_scale", "load_network", "save_network", "DEFAULT_WEIGHTS", "SHIPPED_WEIGHTS",
-           "shipped_weights"]
+           "input_scale", "load_network", "read_npz", "save_network", "DEFAULT_WEIGHTS",
+           "SHIPPED_WEIGHTS", "shipped_weights"]
 
 #: Q is learned in units of this many points (keeps the targets near 1).
 RETURN_SCALE = 10.0
@@ -196,19 +196,28 @@ def save_network(path: str | os.PathLike, net: Network, extra: dict[str, np.ndar
     return digest
 
 
-def load_network(path: str | os.PathLike | None = None, with_extra: bool = False):
-    """The network of ``path`` (default: the shipped weights), validated;
-    with ``with_extra``, ``(network, {other arrays})``."""
-    path = Path(DEFAULT_WEIGHTS if path is None else path)
+def read_npz(path: str | os.PathLike, error: type[Exception], what: str
+             ) -> tuple[dict[str, np.ndarray], Any]:
+    """The arrays of an ``.npz`` file (no pickles) and its JSON ``header`` array,
+    read: ``error`` naming the file for one that is not ``what`` or has no
+    readable header (the caller checks the header's fields)."""
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
     except (OSError, ValueError, EOFError) as exc:
-        raise NeuralWeightsError(f"{path}: not a network weights file ({exc})") from None
+        raise error(f"{path}: not {what} ({exc})") from None
     try:
         header = json.loads(arrays.pop("header").tobytes().decode())
     except (KeyError, ValueError, UnicodeDecodeError):
-        raise NeuralWeightsError(f"{path}: no readable header") from None
+        raise error(f"{path}: no readable header") from None
+    return arrays, header
+
+
+def load_network(path: str | os.PathLike | None = None, with_extra: bool = False):
+    """The network of ``path`` (default: the shipped weights), validated;
+    with ``with_extra``, ``(network, {other arrays})``."""
+    path = Path(DEFAULT_WEIGHTS if path is None else path)
+    arrays, header = read_npz(path, NeuralWeightsError, "a network weights file")
     if not isinstance(header, dict) or header.get("format") != NETWORK_FORMAT:
         raise NeuralWeightsError(f"{path}: format {header.get('format') if isinstance(header, dict) else None!r}, "
                                  f"expected {NETWORK_FORMAT!r}")
