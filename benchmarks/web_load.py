@@ -212,16 +212,18 @@ def main() -> None:
                 samples.append(rss_mib(server.pid))
         sampler = threading.Thread(target=sample, daemon=True)
 
+        cpu_start: list[float] = []
+
         def started() -> None:
             rss["start"] = rss_mib(server.pid)
-            rss["cpu"] = cpu_seconds(server.pid)
+            cpu_start.append(cpu_seconds(server.pid))
             sampler.start()
         tally, elapsed, connections = run_client(run(
             base, args.tables, args.hands, args.seconds, started))
         done.set()
         sampler.join()
         rss_end = rss_mib(server.pid)
-        server_cpu = cpu_seconds(server.pid) - rss["cpu"]
+        server_cpu = cpu_seconds(server.pid) - cpu_start[0]
     finally:
         server.terminate()
         try:

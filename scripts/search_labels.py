@@ -204,17 +204,9 @@ def load_shards(paths: list[str | os.PathLike]) -> tuple[np.ndarray, np.ndarray,
 
 
 def _values(net, states: np.ndarray, actions: np.ndarray) -> np.ndarray:
-    """Q in points of every row (the numpy network, in blocks)."""
-    from gostop_core.neural.network import RETURN_SCALE, input_scale
-    scale, p = input_scale(), net.params
-    out = np.empty(len(states), np.float32)
-    for i in range(0, len(states), 8192):
-        x = np.concatenate([states[i:i + 8192], actions[i:i + 8192]], axis=1).astype(np.float32)
-        x *= scale
-        h = np.maximum(x @ p["w1"] + p["b1"], 0)
-        h = np.maximum(h @ p["w2"] + p["b2"], 0)
-        out[i:i + 8192] = (h @ p["w3"] + p["b3"][0]) * RETURN_SCALE
-    return out
+    """Q in points of every row (the network's own forward pass, in blocks)."""
+    return np.concatenate([net.q_values(states[i:i + 8192], actions[i:i + 8192])
+                           for i in range(0, len(states), 8192)] or [np.zeros(0, np.float32)])
 
 
 def agreement(net, states, actions, values, decision) -> dict:
@@ -297,8 +289,10 @@ def main(argv: list[str] | None = None) -> int:
             label_positions(args.out, cfg, stop, lambda d: print(json.dumps(d), flush=True),
                             part=(int(k), int(n or 1)))
         else:
-            fit(sorted(Path(args.labels).glob("labels_*.npz")), args.out, args.init,
-                args.epochs, args.lr)
+            shards = sorted(Path(args.labels).glob("labels_*.npz"))
+            if not shards:
+                raise LabelFileError(f"{args.labels}: no labels_*.npz shards there")
+            fit(shards, args.out, args.init, args.epochs, args.lr)
     except (GoStopError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

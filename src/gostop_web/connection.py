@@ -33,7 +33,6 @@ class WsConnection:
         self.seat = seat
         self.bucket = TokenBucket(*rate)
         self.closed = False
-        self.gone = asyncio.Event()  # set when the connection is closed
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer: asyncio.Task | None = None
         #: The task reading this connection's messages: closing the connection
@@ -70,14 +69,12 @@ class WsConnection:
         except Exception as exc:  # the socket is gone: its handler ends
             log.info("a connection of seat %s ended while sending: %s", self.seat, exc)
             self.closed = True
-            self.gone.set()
 
     def close(self, code: int = 1000) -> None:
         """Stop sending and close the socket (without waiting for the peer)."""
         if self.closed:
             return
         self.closed = True
-        self.gone.set()
         current = asyncio.current_task()
         if self._writer is not None and self._writer is not current:
             self._writer.cancel()

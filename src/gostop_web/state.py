@@ -21,8 +21,8 @@ from gostop_core.korean import bot_name_ko, name_ko, translate
 
 from gostop_web.report import bak_words, hand_report, head_lines, multiplier_words
 
-__all__ = ["view_state", "seat_view_state", "seat_states", "public_events", "outcome_state", "korean_names",
-           "move_options", "PILES", "SETS"]
+__all__ = ["view_state", "seat_view_state", "seat_states", "public_events", "outcome_state",
+           "korean_names", "move_options", "PILES", "SETS"]
 
 #: The sets whose progress is shown: name -> the cards of the set.
 SETS = (("godori", MASK_GODORI), ("hongdan", MASK_HONGDAN), ("cheongdan", MASK_CHEONGDAN),

@@ -109,7 +109,6 @@ class Table:
     _bot_task: asyncio.Task | None = None
     _hints: dict = field(default_factory=dict)
     _closed: bool = False
-    _korean_names: tuple = ((), None)
 
     @classmethod
     def create(cls, rules: str, players: int, bots: list[str | None],
@@ -263,7 +262,7 @@ class Table:
             "type": "state",
             "table": self.id,
             "names": names,
-            "names_ko": self._names_ko(),
+            "names_ko": korean_names(names),
             "bots": [s.bot_spec for s in self.seats],
             "connected": self.connected(),
             "hand_number": self.hand_number,
@@ -272,14 +271,6 @@ class Table:
             "outcome": None if outcome is None else outcome_state(outcome, names, view),
             "records": len(self.records),
         }
-
-    def _names_ko(self) -> list[str] | None:
-        """The seats' names in Korean, made again only when a name changes (a bot
-        replaced)."""
-        names = tuple(self.names)
-        if self._korean_names[0] != names:
-            self._korean_names = (names, korean_names(list(names)))
-        return self._korean_names[1]
 
     async def broadcast(self) -> None:
         """Queue every connection the frame of its own seat (built and encoded

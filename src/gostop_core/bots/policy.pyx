@@ -97,8 +97,9 @@ cdef int best_opponent(const GameStateC* s, const RulesC* r, int seat) noexcept 
 
 
 cdef uint64_t taken_by(const GameStateC* s, const RulesC* r, uint16_t move) noexcept nogil:
-    """The cards a play or a flip choice moves to the mover's pile at once (as
-    far as the mover can see: the flip of a play is not known yet)."""
+    """The cards a play, a flip choice or a banked bonus card moves to the
+    mover's pile at once (as far as the mover can see: the flip of a play is
+    not known yet)."""
     cdef int kind = move_kind(move), card = move_card(move), target = move_target(move), k
     cdef uint64_t same, taken = 0
     if kind == MOVE_PLAY:
@@ -115,6 +116,8 @@ cdef uint64_t taken_by(const GameStateC* s, const RulesC* r, uint16_t move) noex
         if s.flip_card != GS_NO_CARD:
             taken |= GS_BIT(s.flip_card)
         return taken | GS_BIT(target)
+    if kind == MOVE_BONUS and card < 50:
+        return GS_BIT(card)
     return 0
 
 

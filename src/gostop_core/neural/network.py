@@ -116,7 +116,8 @@ class Network:
 
     def q_values(self, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """Q in points of each action row (uint8 (n, ACTION_FEATURES)) in
-        ``state`` (uint8 (STATE_FEATURES,)), with the first layer split."""
+        ``state`` (uint8 (STATE_FEATURES,)), with the first layer split; a
+        state per row (uint8 (n, STATE_FEATURES)) scores rows of many decisions."""
         w = self.play_weights()
         s = state.astype(np.float32) @ w["w1"][:NUM_STATE_FEATURES] + w["b1"]
         h1 = actions.astype(np.float32) @ w["w1"][NUM_STATE_FEATURES:] + s

@@ -146,8 +146,7 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, uint16_t move, uin
     plane(out + A_CARD, cards)
     if (kind == MOVE_PLAY or kind == MOVE_FLIP) and target < 50:
         out[A_TARGET + target] = 1
-    # what the move puts in the mover's pile at once: a banked bonus card too
-    taken = GS_BIT(card) if kind == MOVE_BONUS and card < 50 else taken_by(s, r, move)
+    taken = taken_by(s, r, move)
     plane(out + A_TAKEN, taken)
     if taken:
         out[A_GAINS] = clip8(score_total(pile | taken, r) - score_total(pile, r))
