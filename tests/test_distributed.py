@@ -5,7 +5,10 @@ good named by IncompleteRunError, an interrupted self-play run resumed, and no
 Ray process left behind.
 
 One local cluster (2 CPUs, 127.0.0.1, no dashboard) serves the whole module:
-Ray takes many seconds to start on a small machine."""
+Ray takes many seconds to start on a small machine.  A test counts, kills and
+waits for only the Ray processes of its own cluster (this process's
+descendants, or the session of the command it started): another cluster on the
+machine, such as one of another pytest-xdist worker, is never touched."""
 
 from __future__ import annotations
 
@@ -21,8 +24,9 @@ import numpy as np
 import pytest
 
 ray = pytest.importorskip("ray")
-# one Ray cluster at a time when the tests run on several processes (-n 2 --dist loadgroup)
-pytestmark = pytest.mark.xdist_group("ray")
+# one Ray cluster at a time when the tests run on several processes: `-n 2 --dist
+# loadfile` keeps a file's tests on one (--dist loadgroup no longer groups anything
+# with pytest 9.2: pytest-xdist issue 1386)
 
 from click.testing import CliRunner  # noqa: E402
 
@@ -32,22 +36,36 @@ from gostop_core.arena import run_arena  # noqa: E402
 from gostop_core.arena.ray_backend import IncompleteRunError, connect, deal_ranges  # noqa: E402
 from gostop_core.records import game_from_record, read_records  # noqa: E402
 from gostop_core.arena.selfplay import MANIFEST, run_selfplay, shard_name  # noqa: E402
+from gostop_core.protocol.process import descendants  # noqa: E402
 
 
-def _ray_pids() -> set[int]:
-    """Processes of a Ray runtime on this machine (raylet, GCS, workers...)."""
+def _ray_pids(session: int | None = None) -> set[int]:
+    """Processes of a Ray runtime (raylet, GCS, workers...) of this process's
+    own cluster: its descendants; or, given ``session``, those of that
+    session (a command started with ``start_new_session=True`` and the
+    cluster it starts)."""
+    found = set()
+    pids = descendants(os.getpid()) if session is None else _pids_of_session(session)
+    for pid in pids:
+        cmd = _cmdline(pid)
+        if (b"raylet" in cmd or b"gcs_server" in cmd or b"default_worker.py" in cmd
+                or cmd.startswith(b"ray::") or b"ray/_private" in cmd
+                or b"ray/dashboard" in cmd or b"ray/autoscaler" in cmd):
+            found.add(pid)
+    return found
+
+
+def _pids_of_session(session: int) -> set[int]:
     found = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                cmd = fh.read().replace(b"\0", b" ")
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b") ", 1)[-1].split()
         except OSError:
             continue
-        if (b"raylet" in cmd or b"gcs_server" in cmd or b"default_worker.py" in cmd
-                or cmd.startswith(b"ray::") or b"ray/_private" in cmd
-                or b"ray/dashboard" in cmd or b"ray/autoscaler" in cmd):
+        if len(fields) > 3 and int(fields[3]) == session:
             found.add(int(entry))
     return found
 
@@ -253,7 +271,6 @@ def test_selfplay_cli_ray_backend(cluster, tmp_path):
 def test_ctrl_c_stops_a_ray_arena_and_its_cluster(tmp_path):
     """A separate ``gostop arena --backend ray`` starts its own cluster; Ctrl-C
     ends it with exit code 130 and no Ray process of its own left."""
-    before = _ray_pids()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gostop_cli", "arena", "expectimax", "greedy",
@@ -263,10 +280,10 @@ def test_ctrl_c_stops_a_ray_arena_and_its_cluster(tmp_path):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # until its cluster runs a worker
             if any(_cmdline(p).startswith(b"ray::play_deal_rows")
-                   for p in _ray_pids() - before):
+                   for p in _ray_pids(proc.pid)):
                 break
             time.sleep(0.5)
-        ours = _ray_pids() - before
+        ours = _ray_pids(proc.pid)
         time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
@@ -276,7 +293,7 @@ def test_ctrl_c_stops_a_ray_arena_and_its_cluster(tmp_path):
             proc.wait()
     assert proc.returncode == 130, err.decode()
     assert b"Interrupted" in err
-    ours |= _ray_pids() - before
+    ours |= _ray_pids(proc.pid)
     assert not _wait_gone(ours)
 
 
@@ -468,8 +485,9 @@ def test_a_run_resumes_on_the_other_backend(cluster, tmp_path):
 
 
 def _actor_pids() -> set[int]:
-    """The live processes of self-play actors (Ray may have started the
-    worker process before the actor moved in: no earlier snapshot tells them)."""
+    """The live processes of self-play actors of this process's cluster (Ray
+    may have started the worker process before the actor moved in: no earlier
+    snapshot tells them; another cluster's actors are not ours to kill)."""
     return {pid for pid in _alive(_ray_pids()) if _cmdline(pid).startswith(b"ray::SelfPlayActor")}
 
 
@@ -564,7 +582,6 @@ def test_ctrl_c_checkpoints_a_ray_training_and_ends_its_cluster(tmp_path):
     """A separate ``gostop train-neural --backend ray`` starts its own
     cluster; SIGINT writes the checkpoint, ends the actor and the cluster
     within seconds, and the run resumes from it."""
-    before = _ray_pids()
     out = tmp_path / "run"
     args = [sys.executable, "-m", "gostop_cli", "train-neural", "--out", str(out), "--games",
             "16", "--batch", "64", "--replay", "10000", "--hidden", "16", "8", "--eval-deals",
@@ -575,10 +592,10 @@ def test_ctrl_c_checkpoints_a_ray_training_and_ends_its_cluster(tmp_path):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # until its actor plays
             if any(_cmdline(p).startswith(b"ray::SelfPlayActor")
-                   for p in _ray_pids() - before):
+                   for p in _ray_pids(proc.pid)):
                 break
             time.sleep(0.5)
-        ours = _ray_pids() - before
+        ours = _ray_pids(proc.pid)
         time.sleep(6.0)  # a few requests come back (most of the time)
         proc.send_signal(signal.SIGINT)
         signalled = time.monotonic()
@@ -590,7 +607,7 @@ def test_ctrl_c_checkpoints_a_ray_training_and_ends_its_cluster(tmp_path):
             proc.wait()
     assert proc.returncode == 0, err.decode()
     assert took < 30, took
-    ours |= _ray_pids() - before
+    ours |= _ray_pids(proc.pid)
     assert not _wait_gone(ours)
     # on a loaded machine the signal can come before the first request is back:
     # the checkpoint then holds no hand, and the resumed run still plays on

@@ -39,8 +39,8 @@ if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
 #: Where the screenshots go: GOSTOP_SCREENSHOTS=docs/web refreshes those of
 #: docs/web.md; by default a temporary folder, so a test run changes no file.
 # in the default run wherever Chromium and Playwright are; `-m "not browser"` leaves them out
-# one Chromium at a time when the tests run on several processes (-n 2 --dist loadgroup)
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+# one Chromium at a time when the tests run on several processes (-n 2 --dist loadfile)
+pytestmark = pytest.mark.browser
 
 SHOTS = Path(os.environ.get("GOSTOP_SCREENSHOTS") or tempfile.mkdtemp(prefix="gostop-web-"))
 SHOTS.mkdir(parents=True, exist_ok=True)
