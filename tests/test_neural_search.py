@@ -182,3 +182,63 @@ def test_without_weights_each_preset_gets_its_shipped_network():
     nbot = NeuralSearchBot(samples=4)
     assert nbot.search_options(rules, fields)["model"] is nbot.search_options(rules, fields)["model"]
     assert nbot.choose(game.view(game.turn), list(game.legal_moves)) in game.legal_moves
+
+
+def _bank_decision(seed: int):
+    """The first decision of a greedy self-play hand of seed ``seed`` where a
+    bonus card can be banked (casual, 2 players), or None."""
+    greedy = GreedyBot()
+    game = Game("casual", 2, seed=seed)
+    while not game.is_over():
+        legal = list(game.legal_moves)
+        banks = [m for m in legal if m.kind == "bonus"]
+        if banks:
+            return game, banks[0]
+        game.push(greedy.choose(game.view(game.turn), legal))
+    return None
+
+
+@pytest.mark.parametrize("which", ["shipped", "small"])
+def test_consistent_network_search_is_never_above_its_per_world_values(weights, which):
+    """``neural-search:consistent=1``: with the network's playouts, the seat's
+    own later decisions of the search (here: its play after banking a bonus
+    card, seed 1's first decision) are one choice per information set, so
+    no root move's value can be above its per-world one (the best choice of
+    each sampled world, which knows that world's hidden cards), and the bank,
+    whose value holds a second decision, is valued lower."""
+    game, bank = _bank_decision(1)
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    model = NeuralPlayout(load_network(None if which == "shipped" else weights)).capsule()
+    per = {}
+    for consistent in (False, True):
+        result = search_fields(rules, fields, 1, 48, 5, win_bonus=0.0, consistent=consistent,
+                               model=model, model_own=True, model_others=True, cutoff=1)
+        assert result["consistent"] == consistent
+        per[consistent] = {code: value for code, value, _ in result["moves"]}
+    assert per[True].keys() == per[False].keys() and bank.code in per[True]
+    for code, value in per[True].items():
+        assert value <= per[False][code] + 1e-9
+    assert per[True][bank.code] < per[False][bank.code]
+    # the bot passes the setting on, and decides from the view alone
+    spec = "neural-search:consistent=1,samples=16"
+    other = Game.from_position(swap_hidden(game.position()))
+    a = make_bot(spec, seed=3).choose(game.view(game.turn), list(game.legal_moves))
+    b = make_bot(spec, seed=3).choose(other.view(game.turn), list(other.legal_moves))
+    assert a == b and a in game.legal_moves
+
+
+@pytest.mark.parametrize("which", ["shipped", "small"])
+def test_a_capsule_keeps_its_model_alive(weights, which):
+    """A capsule of a model nobody else holds (``NeuralPlayout(net).capsule()``)
+    searches as one of a model kept: the capsule holds its owner (before, the
+    search read the weights of an object already freed)."""
+    import gc
+    game = Game("casual", seed=4)
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    kept = NeuralPlayout(load_network(None if which == "shipped" else weights))
+    orphan = NeuralPlayout(load_network(None if which == "shipped" else weights)).capsule()
+    gc.collect()
+    litter = [np.full(4096, 7.0, dtype=np.float32) for _ in range(64)]  # reuse freed memory
+    expected = search_fields(rules, fields, 1, 16, 2, model=kept.capsule(), cutoff=2)
+    got = search_fields(rules, fields, 1, 16, 2, model=orphan, cutoff=2)
+    assert got["moves"] == expected["moves"] and litter

@@ -177,7 +177,8 @@ class NeuralSearchBot(ExpectimaxBot):
 
     #: The settings (gostop_core.bots.settings): the search's and the network's.
     SETTINGS = tuple(s for s in ExpectimaxBot.SETTINGS
-                     if s.name in ("depth", "samples", "win", "halving", "time", "stop")) + (
+                     if s.name in ("depth", "samples", "win", "halving", "time", "stop",
+                                "consistent")) + (
         Setting("own", "own", "switch", True, "the network plays the bot's own playout moves"),
         Setting("others", "others", "switch", True,
                 "the network plays the other seats' playout moves"),

@@ -22,7 +22,6 @@ hot path.
 from libc.stdint cimport uint64_t, uint16_t, int32_t
 from libc.math cimport exp, log, isfinite
 from libc.string cimport memset
-from cpython.pycapsule cimport PyCapsule_New
 
 from gostop_core.cards cimport (
     GS_BIT, GS_MONTH_MASK, GS_NO_CARD, GS_MASK_BRIGHT, GS_MASK_ANIMAL, GS_MASK_RIBBON,
@@ -36,7 +35,9 @@ from gostop_core.movegen cimport (
     MOVE_FLIP_ONLY, MOVE_SHOWDOWN, MOVE_ACCEPT, MOVE_REFUSE,
     move_kind, move_card, move_target,
 )
-from gostop_core.bots.search cimport PlayoutModel, policy_move, greedy_values, card_worth
+from gostop_core.bots.search cimport (
+    PlayoutModel, policy_move, greedy_values, card_worth, model_capsule,
+)
 from gostop_core.sampling cimport fill_public
 
 import json
@@ -304,7 +305,6 @@ cdef double world_weight(const GameStateC* world, const RulesC* r, const void* m
 
 
 # ---------------------------------------------------------------- Python side
-cdef const char* CAPSULE_NAME = "gostop_core.PlayoutModel"
 
 
 def _finite_list(value, count: int, what: str) -> list:
@@ -481,8 +481,8 @@ cdef class LearnedPolicy:
 
     def capsule(self):
         """A ``PlayoutModel`` capsule for ``search_fields(model=...)``; it points
-        into this object, which must stay alive while the search runs."""
-        return PyCapsule_New(&self.hooks, CAPSULE_NAME, NULL)
+        into this object and keeps it alive."""
+        return model_capsule(&self.hooks, self)
 
     def clear_observations(self) -> None:
         self.m.nobs = 0

@@ -90,3 +90,4 @@ cdef double move_value(const GameStateC* s, SearchCtx* c, uint16_t move, int dep
                        int32_t* pv, int* pvlen, int32_t tn, double weight) noexcept nogil
 
 cdef double now_ms() noexcept nogil
+cdef object model_capsule(const PlayoutModel* hooks, object owner)

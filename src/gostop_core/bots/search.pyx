@@ -79,11 +79,29 @@ from gostop_core.state cimport CoreState
 from gostop_core.sampling cimport shuffle_cards, fill_public, determinize, check_hidden, view_base
 from gostop_core.movegen import _in_main_thread
 import warnings
-from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New, PyCapsule_GetContext, PyCapsule_SetContext
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 
 #: Name of the capsule that carries a ``PlayoutModel`` (gostop_core.bots.policy).
 PLAYOUT_MODEL_CAPSULE = b"gostop_core.PlayoutModel"
 cdef const char* PLAYOUT_MODEL_NAME = "gostop_core.PlayoutModel"
+
+
+cdef void _release_model_owner(object capsule) noexcept:
+    Py_XDECREF(<PyObject*>PyCapsule_GetContext(capsule))
+
+
+cdef object model_capsule(const PlayoutModel* hooks, object owner):
+    """A ``PlayoutModel`` capsule of ``hooks``, which live in ``owner``: the
+    capsule holds a reference to ``owner``, so the model outlives every capsule
+    of it (a search handed a capsule of an object already dropped would read
+    freed weights)."""
+    capsule = PyCapsule_New(<void*>hooks, PLAYOUT_MODEL_NAME, _release_model_owner)
+    Py_INCREF(owner)
+    PyCapsule_SetContext(capsule, <void*>owner)
+    return capsule
+
+
 #: Bounds of ``cut`` (playout turns before the model's value) and ``worlds``.
 MAX_CUT = 64
 MAX_WORLDS = 64

@@ -20,7 +20,6 @@ number of searches at once.
 from libc.stdint cimport uint16_t, uint8_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
-from cpython.pycapsule cimport PyCapsule_New
 
 import numpy as np
 
@@ -29,7 +28,7 @@ from gostop_core.rules cimport Rules, RulesC, PAY_SCORE_ONCE
 from gostop_core.movegen cimport (
     GameStateC, MAX_MOVES, generate_moves, apply_move, PHASE_OVER,
 )
-from gostop_core.bots.search cimport PlayoutModel
+from gostop_core.bots.search cimport PlayoutModel, model_capsule
 from gostop_core.neural.selfplay cimport (
     NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, encode_state, encode_action,
     first_layer, view_state,
@@ -41,8 +40,6 @@ cdef extern from "gostop_nn.h":
     void gs_nn_dense_layer(const float* x, int n, const float* w, int width,
                            float* out) noexcept nogil
 
-#: Name of the capsule the search reads (gostop_core.bots.search).
-cdef const char* CAPSULE_NAME = "gostop_core.PlayoutModel"
 #: Turns the value's own playout may take before it gives up (a hand has fewer).
 cdef enum:
     VALUE_TURN_LIMIT = 200
@@ -190,8 +187,8 @@ cdef class NeuralPlayout:
 
     def capsule(self):
         """The ``PlayoutModel`` the search takes (``search_fields(model=...)``);
-        keep this object alive while a search uses it."""
-        return PyCapsule_New(&self.hooks, CAPSULE_NAME, NULL)
+        the capsule keeps this object alive."""
+        return model_capsule(&self.hooks, self)
 
     def view_q_values(self, Rules rules, dict fields):
         """``(codes, q)``: the legal move codes of a view whose seat is to move
