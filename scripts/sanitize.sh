@@ -2,11 +2,12 @@
 # The core under AddressSanitizer and UndefinedBehaviorSanitizer: build a copy
 # of the extension modules with GOSTOP_SANITIZE=1 (-fsanitize=address,undefined,
 # no recovery, and the GS_ASSERT checks of a debug build) in a scratch
-# directory, then run the perft suites, the hardening regressions and the crash
-# fuzzer against that copy.  Any sanitizer report or failed assertion aborts the
-# process, which the tests and the fuzzer report as a failure.
+# directory, then run the perft suites, the hardening regressions, the network in C
+# under the search, and the crash fuzzer against that copy.  Any sanitizer report
+# or failed assertion aborts the process, which the tests and the fuzzer report as
+# a failure.
 #
-#   scripts/sanitize.sh            # 2,000 fuzz inputs (1-3 minutes on 2 cores, build included)
+#   scripts/sanitize.sh            # 2,000 fuzz inputs (2-4 minutes on 2 cores, build included)
 #   scripts/sanitize.sh 20000      # a longer fuzz run
 #
 # Needs gcc with libasan and libubsan (Debian/Ubuntu: gcc); docs/testing.md.
@@ -34,5 +35,6 @@ if not m.DEBUG_BUILD:
 print(f"sanitizer build: {m.__file__}")
 PY
 python -m pytest -q -p no:cacheprovider tests/test_perft_suites.py tests/test_hardening.py \
-    tests/test_showdown.py tests/test_gwangpalli.py tests/test_notation.py
+    tests/test_showdown.py tests/test_gwangpalli.py tests/test_notation.py \
+    tests/test_neural_search.py
 python tests/fuzz/crash_fuzz.py --inputs "$INPUTS" --seed 1
