@@ -188,6 +188,11 @@ def play_hand(page, limit: float = 30.0, shot: Path | None = None) -> int:
         for _ in range(20):
             if clicked is not None:
                 break
+            if page.evaluate("document.body.dataset.phase") == "over":
+                # the hand ended between the turn's frame and the click (the
+                # other seat's last move): its result shows next
+                page.wait_for_selector("#over.show", timeout=15000)
+                return clicks
             # the page is between two drawings (nothing to click yet): wait, as
             # a person would
             page.wait_for_timeout(100)
