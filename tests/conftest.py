@@ -440,3 +440,19 @@ def load_script(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def bank_position(seed: int):
+    """``(game, bank)`` at the first decision of a greedy casual 2-player hand of
+    ``seed`` where a bonus card can be banked, or None."""
+    from gostop_core import Game
+    from gostop_core.bots.simple import GreedyBot
+    greedy = GreedyBot()
+    game = Game("casual", 2, seed=seed)
+    while not game.is_over():
+        legal = list(game.legal_moves)
+        banks = [m for m in legal if m.kind == "bonus"]
+        if banks:
+            return game, banks[0]
+        game.push(greedy.choose(game.view(game.turn), legal))
+    return None

@@ -24,6 +24,8 @@ from gostop_core.moves import Move
 from gostop_core.notation import format_position, parse_view
 from gostop_core.bots.search import search_fields
 
+from conftest import bank_position
+
 
 def values(text: str, consistent: bool, samples: int, seed: int = 3,
            depth: int = 1) -> dict[int, float]:
@@ -33,19 +35,6 @@ def values(text: str, consistent: bool, samples: int, seed: int = 3,
                            consistent=consistent)
     assert result["consistent"] == consistent
     return {code: value for code, value, _ in result["moves"]}
-
-
-def bank_position(seed: int) -> tuple[Game, Move] | None:
-    """The first decision of a greedy self-play hand where a bonus card can be banked."""
-    greedy = GreedyBot()
-    game = Game("casual", 2, seed=seed)
-    while not game.is_over():
-        legal = list(game.legal_moves)
-        banks = [m for m in legal if m.kind == "bonus"]
-        if banks:
-            return game, banks[0]
-        game.push(greedy.choose(game.view(game.turn), legal))
-    return None
 
 
 def unseen_cards(game: Game, seat: int) -> list[int]:

@@ -19,7 +19,7 @@ from gostop_core.neural.playout import NeuralPlayout
 from gostop_core.neural.selfplay import view_inputs
 from gostop_core.notation import parse_view
 
-from conftest import swap_hidden
+from conftest import bank_position, swap_hidden
 
 
 @pytest.fixture(scope="module")
@@ -184,20 +184,6 @@ def test_without_weights_each_preset_gets_its_shipped_network():
     assert nbot.choose(game.view(game.turn), list(game.legal_moves)) in game.legal_moves
 
 
-def _bank_decision(seed: int):
-    """The first decision of a greedy self-play hand of seed ``seed`` where a
-    bonus card can be banked (casual, 2 players), or None."""
-    greedy = GreedyBot()
-    game = Game("casual", 2, seed=seed)
-    while not game.is_over():
-        legal = list(game.legal_moves)
-        banks = [m for m in legal if m.kind == "bonus"]
-        if banks:
-            return game, banks[0]
-        game.push(greedy.choose(game.view(game.turn), legal))
-    return None
-
-
 @pytest.mark.parametrize("which", ["shipped", "small"])
 def test_consistent_network_search_is_never_above_its_per_world_values(weights, which):
     """``neural-search:consistent=1``: with the network's playouts, the seat's
@@ -206,7 +192,7 @@ def test_consistent_network_search_is_never_above_its_per_world_values(weights, 
     no root move's value can be above its per-world one (the best choice of
     each sampled world, which knows that world's hidden cards), and the bank,
     whose value holds a second decision, is valued lower."""
-    game, bank = _bank_decision(1)
+    game, bank = bank_position(1)
     rules, fields = parse_view(game.view(game.turn).to_str())
     model = NeuralPlayout(load_network(None if which == "shipped" else weights)).capsule()
     per = {}
