@@ -12,8 +12,8 @@ from gostop_core.bots.base import Bot
 
 
 class _GoStopBy(Bot):
-    #: The bot that decides Go or Stop.
-    gostop_spec = "neural"
+    #: The bot that decides Go or Stop (each variant names its own).
+    gostop_spec: str
 
     def __init__(self, seed: int | None = None):
         self.search = make_bot("expectimax-v1", seed=seed)

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from gostop_core import Game
 from gostop_core.bots import make_bot
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "gostop_variants.py"
+from conftest import SCRIPTS, load_script
 
 
 @pytest.fixture(scope="module")
 def variants():
-    spec = importlib.util.spec_from_file_location("gostop_variants", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("gostop_variants")
 
 
 def _decisions(seed: int):
@@ -53,5 +47,5 @@ def test_go_stop_is_the_other_bots_and_the_rest_the_searchs(variants):
 
 def test_the_plugin_plays_in_the_arena(variants):
     from gostop_core.arena import run_arena
-    result = run_arena([f"{SCRIPT}:NetGoStop", "greedy"], deals=1, workers=1)
+    result = run_arena([f"{SCRIPTS / 'gostop_variants.py'}:NetGoStop", "greedy"], deals=1, workers=1)
     assert result.games == 2 and result.forfeits == [0, 0]
