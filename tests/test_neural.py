@@ -222,9 +222,10 @@ def test_gostop_train_neural_runs_a_tiny_training_and_reports_bad_input(tmp_path
     out = tmp_path / "run"
     result = runner.invoke(cli, ["train-neural", "--out", str(out), "--hands", "300", "--games",
                                  "16", "--batch", "64", "--replay", "10000", "--hidden", "16", "8",
-                                 "--eval-deals", "2"])
+                                 "--eval-deals", "2", "--td-lambda", "0.8"])
     assert result.exit_code == 0, result.output
     assert (out / "checkpoint.npz").is_file() and (out / "curve.jsonl").is_file()
+    assert load_network(out / "checkpoint.npz").header["config"]["td_lambda"] == 0.8
     result = runner.invoke(cli, ["train-neural", "--out", str(out), "--hands", "600", "--games",
                                  "16", "--hidden", "32", "8", "--resume"])
     assert result.exit_code == 2 and "hidden1" in result.output
@@ -327,8 +328,8 @@ def test_a_run_started_from_a_weights_file_counts_on_and_keeps_the_weights(tmp_p
     assert second.header["batches"] > 0  # a fresh optimiser, counted from nought
     for key, value in first.params.items():
         assert np.allclose(second.params[key], value, atol=1e-4), key
-    # a network of another shape or preset is refused with the file's name
-    cfg.hidden1 = 32
+    # a network larger than --hidden, or of another preset, is refused with the file's name
+    cfg.hidden1 = 8
     with pytest.raises(NeuralWeightsError, match="hidden sizes"):
         train(tmp_path / "third", cfg, init=tmp_path / "first" / "checkpoint.npz",
               log=lambda _: None)
@@ -404,3 +405,81 @@ def test_bonus_bank_banks_a_bonus_card_at_once_and_is_argmax_q_otherwise(weights
     assert seen_bonus >= 3 and seen_other >= 30
     with pytest.raises(ValueError, match="bonus"):
         NeuralBot(weights=weights, bonus="always")
+
+
+def _random_rows(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    states = (rng.random((n, NUM_STATE_FEATURES)) < 0.2).astype(np.uint8)
+    actions = (rng.random((n, NUM_ACTION_FEATURES)) < 0.05).astype(np.uint8)
+    return states, actions
+
+
+def test_a_widened_network_keeps_every_q_value():
+    net = Network.initial((16, 8), seed=4)
+    for k in ("b1", "b2", "b3"):   # biases that are not nought, so that copying them counts
+        net.params[k] += np.float32(0.1)
+    states, actions = _random_rows(5, 300)
+    before = net.q_values(states, actions)
+    exact = net.widened((40, 20), seed=1, noise=0.0)
+    assert exact.hidden == (40, 20)
+    assert np.allclose(exact.q_values(states, actions), before, atol=1e-4)
+    noisy = net.widened((40, 20), seed=1)
+    after = noisy.q_values(states, actions)
+    assert not np.array_equal(noisy.params["w1"][:, 16:], exact.params["w1"][:, 16:])
+    assert np.allclose(after, before, atol=0.05 * float(np.abs(before).max()) + 1e-3)
+    assert np.array_equal(net.widened((16, 8), noise=0.0).q_values(states, actions),
+                          before.astype(np.float32))
+    with pytest.raises(NeuralWeightsError, match="shrink"):
+        net.widened((8, 8))
+
+
+def test_a_run_started_from_a_smaller_network_grows_it(tmp_path):
+    cfg = TrainConfig(hands=300, games=32, batch=64, replay=20_000, hidden1=16, hidden2=8,
+                      eval_deals=0, checkpoint_s=1e9)
+    train(tmp_path / "small", cfg, log=lambda _: None)
+    small = load_network(tmp_path / "small" / "checkpoint.npz")
+    cfg.hidden1, cfg.hidden2, cfg.lr = 32, 16, 1e-7
+    cfg.hands = small.header["hands"] + 300
+    train(tmp_path / "wide", cfg, init=tmp_path / "small" / "checkpoint.npz",
+          log=lambda _: None)
+    wide = load_network(tmp_path / "wide" / "checkpoint.npz")
+    assert wide.hidden == (32, 16)
+    assert wide.header["init"]["widened_from"] == [16, 8]
+    states, actions = _random_rows(6, 200)
+    assert np.allclose(wide.q_values(states, actions), small.q_values(states, actions),
+                       atol=0.05)
+
+
+def test_lambda_returns_follow_each_seats_later_values(weights):
+    """td_lambda: G = (1 - lambda) Q(next choice of the same seat) + lambda G(next), the
+    last choice's G the hand's result; the same games and inputs as Monte-Carlo."""
+    net = load_network(weights)
+    lam = 0.5
+    mc = SelfPlay(1, "casual", 2, seed=11, weights=net.play_weights())
+    td = SelfPlay(1, "casual", 2, seed=11, weights=net.play_weights(), td_lambda=lam)
+    assert td.td_lambda == lam and mc.td_lambda == 1.0
+    checked, chosen = 0, []
+    while checked < 25:
+        h_mc, h_td = mc.prepare(), td.prepare()
+        s1, a1, r1 = mc.drain()
+        s2, a2, r2 = td.drain()
+        if len(r1):     # one game: the samples of the hand that just ended, in order
+            assert np.array_equal(s1, s2) and np.array_equal(a1, a2)
+            assert len(chosen) == len(r1) == len(r2)
+            if r1[0] != 0:      # a decided hand: the winner's samples are the positive ones
+                expected = np.empty(len(r1))
+                for sign in (1, -1):
+                    g = None
+                    for j in np.flatnonzero(np.sign(r1) == sign)[::-1]:
+                        expected[j] = r1[j] if g is None else g
+                        g = (1 - lam) * chosen[j] + lam * expected[j]
+                assert np.allclose(r2, expected, atol=1e-3)
+                assert not np.allclose(r2, r1)
+                checked += 1
+            chosen = []
+        q = net.head(h_mc)
+        chosen.append(float(q.max()))
+        mc.advance(q, 0.0)
+        td.advance(net.head(h_td), 0.0)
+    with pytest.raises(ValueError, match="td_lambda"):
+        SelfPlay(1, "casual", 2, weights=net.play_weights(), td_lambda=1.5)

@@ -53,6 +53,10 @@ this process; the checkpoint is the same, so a run may resume on either backend.
 @click.option("--greedy-share", type=FloatRange(0, 1), default=0.0, show_default=True,
               help="Share of the games in which the network plays against the greedy "
                    "policy (its seats only are learned from); the rest is self-play.")
+@click.option("--td-lambda", type=FloatRange(0, 1), default=1.0, show_default=True,
+              help="1: each decision learns the hand's final result (Monte-Carlo); below 1: "
+                   "the lambda-return over the values the network gave the seat's later "
+                   "choices in the hand (less noise, some bias).")
 @click.option("--seed", type=IntRange(0, 999_999), default=0, show_default=True)
 @click.option("--checkpoint", "checkpoint_s", type=FloatRange(1, 86400), default=300,
               show_default=True, help="Seconds between checkpoints.")
@@ -61,16 +65,17 @@ this process; the checkpoint is the same, so a run may resume on either backend.
 @click.option("--init", "init", metavar="WEIGHTS", default=None,
               type=click.Path(dir_okay=False),
               help="Start a new run from this weights file's network (a checkpoint or "
-                   "an average; same --hidden, --rules and --players) with a fresh "
-                   "optimiser; its hands and samples are counted on.  With --resume a "
-                   "checkpoint in --out wins.")
+                   "an average; same --rules and --players) with a fresh optimiser; its "
+                   "hands and samples are counted on.  A network smaller than --hidden "
+                   "is grown to it with the same Q values.  With --resume a checkpoint "
+                   "in --out wins.")
 @backend_options
 @click.option("--actors", type=IntRange(1, 4096), default=None,
               help="With --backend ray: self-play actor processes, one CPU each (default: the "
                    "cluster's CPUs less one for the learner, at least 1).")
 def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int, epsilon: float,
                  lr: float, batch: int, ratio: float, replay: int, hidden: tuple[int, int],
-                 greedy_share: float, seed: int, checkpoint_s: float, eval_deals: int,
+                 greedy_share: float, td_lambda: float, seed: int, checkpoint_s: float, eval_deals: int,
                  resume: bool, init: str | None,
                  backend: str,
                  address: str | None, actors: int | None) -> None:
@@ -84,7 +89,7 @@ def train_neural(out_dir: str, rules: str, players: int, hands: int, games: int,
     cfg = TrainConfig(rules=rules, players=players, hands=hands, games=games, epsilon=epsilon,
                       lr=lr, batch=batch, replay=replay, ratio=ratio, hidden1=hidden[0],
                       hidden2=hidden[1], seed=seed, checkpoint_s=checkpoint_s,
-                      eval_deals=eval_deals, greedy_share=greedy_share)
+                      eval_deals=eval_deals, greedy_share=greedy_share, td_lambda=td_lambda)
     command = " ".join(shlex.quote(a) for a in ["gostop", "train-neural"] + sys.argv[2:]) \
         if len(sys.argv) > 1 and sys.argv[1] == "train-neural" else "gostop train-neural"
 

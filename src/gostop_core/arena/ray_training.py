@@ -63,7 +63,8 @@ class SelfPlayActor:
         self.net = Network(_writable(params))
         self.games = SelfPlay(settings["games"], settings["rules"], settings["players"],
                               seed=seed, weights=self.net.play_weights(),
-                              greedy_share=settings.get("greedy_share", 0.0))
+                              greedy_share=settings.get("greedy_share", 0.0),
+                              td_lambda=settings.get("td_lambda", 1.0))
 
     def play(self, params: dict[str, np.ndarray] | None = None
              ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
@@ -131,7 +132,7 @@ class _RaySource:
                                   f"(one CPU each), not {count}")
             steps = opts.steps or default_steps(cfg.games)
             settings = {"rules": cfg.rules, "players": cfg.players, "games": cfg.games,
-                        "greedy_share": cfg.greedy_share,
+                        "greedy_share": cfg.greedy_share, "td_lambda": cfg.td_lambda,
                         "epsilon": cfg.epsilon}
             actor_class = ray.remote(num_cpus=1, max_restarts=0)(SelfPlayActor)
             self.weights = ray.put(net.params)

@@ -59,6 +59,7 @@ class TrainConfig:
     eval_deals: int = 200
     sync_batches: int = 20        # learner steps between copies of the weights to the actor
     greedy_share: float = 0.0     # share of the games the network plays against greedy seats
+    td_lambda: float = 1.0        # 1: targets are the final results; below: lambda-returns
 
 
 def _versions() -> dict[str, str]:
@@ -179,7 +180,8 @@ class LocalActor:
         self.net = net
         self.epsilon = cfg.epsilon
         self.actor = SelfPlay(cfg.games, cfg.rules, cfg.players, seed=selfplay_seed(cfg, hands),
-                              weights=net.play_weights(), greedy_share=cfg.greedy_share)
+                              weights=net.play_weights(), greedy_share=cfg.greedy_share,
+                              td_lambda=cfg.td_lambda)
 
     def collect(self) -> tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
         before = self.actor.hands
@@ -264,9 +266,14 @@ def _warm_start(init: Path, cfg: TrainConfig, progress: dict) -> tuple[Network, 
     ones it learned from (:func:`selfplay_seed`) and the curve's axis stays
     the total; the header names the file."""
     source = load_network(init)
+    grown_from = None
     if source.hidden != (cfg.hidden1, cfg.hidden2):
-        raise NeuralWeightsError(f"{init}: the network has hidden sizes {source.hidden}, "
-                                 f"not {(cfg.hidden1, cfg.hidden2)}")
+        if source.hidden[0] > cfg.hidden1 or source.hidden[1] > cfg.hidden2:
+            raise NeuralWeightsError(f"{init}: the network has hidden sizes {source.hidden}, "
+                                     f"larger than {(cfg.hidden1, cfg.hidden2)}")
+        # A larger --hidden grows the network with the same Q (Network.widened).
+        grown_from = list(source.hidden)
+        source = source.widened((cfg.hidden1, cfg.hidden2), seed=cfg.seed)
     saved = source.header.get("config", {})
     for key in ("rules", "players"):
         if isinstance(saved, dict) and key in saved and saved[key] != getattr(cfg, key):
@@ -281,7 +288,8 @@ def _warm_start(init: Path, cfg: TrainConfig, progress: dict) -> tuple[Network, 
     net = Network(source.params, {"init": {"path": str(init), "hands": progress["hands"],
                                            "samples": progress["samples"],
                                            "sha256": digest if isinstance(digest, str) else None,
-                                           "command": source.header.get("command")}})
+                                           "command": source.header.get("command"),
+                                           "widened_from": grown_from}})
     return net, progress
 
 

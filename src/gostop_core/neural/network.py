@@ -88,6 +88,37 @@ class Network:
         }
         return cls(params)
 
+    def widened(self, hidden: tuple[int, int], seed: int = 0, noise: float = 0.01) -> "Network":
+        """The same Q with wider hidden layers (function-preserving growth, as
+        Net2Net): each new unit copies a random unit of its layer, and the
+        outgoing weights of a unit and its copies are divided among them, so
+        every Q is unchanged.  ``noise`` (a share of each copied column's
+        standard deviation) is added to the copies' incoming weights so that
+        training can tell them apart; with ``noise=0`` the Q values are the
+        same up to rounding."""
+        h1, h2 = self.hidden
+        n1, n2 = hidden
+        if n1 < h1 or n2 < h2:
+            raise NeuralWeightsError(f"cannot widen hidden sizes {(h1, h2)} to {(n1, n2)}: "
+                                     f"a layer would shrink")
+        rng = np.random.default_rng(seed)
+        p = {k: v.astype(np.float64) for k, v in self.params.items()}
+
+        def grow(w_in: np.ndarray, b_in: np.ndarray, w_out: np.ndarray, old: int, new: int):
+            src = np.concatenate([np.arange(old), rng.integers(0, old, new - old)])
+            copies = np.bincount(src, minlength=old).astype(np.float64)
+            w_in2, b_in2 = w_in[:, src].copy(), b_in[src].copy()
+            if new > old and noise > 0:
+                scale = w_in[:, src[old:]].std(axis=0, keepdims=True) * noise
+                w_in2[:, old:] += rng.normal(0.0, 1.0, (w_in.shape[0], new - old)) * scale
+            w_out2 = w_out[src] / (copies[src][:, None] if w_out.ndim == 2 else copies[src])
+            return w_in2, b_in2, w_out2
+
+        w1, b1, w2 = grow(p["w1"], p["b1"], p["w2"], h1, n1)
+        w2, b2, w3 = grow(w2, p["b2"], p["w3"], h2, n2)
+        params = {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "w3": w3, "b3": p["b3"]}
+        return Network(params, dict(self.header))
+
     @property
     def return_scale(self) -> float:
         """Points per unit of the network's output (:data:`RETURN_SCALE`)."""

@@ -15,6 +15,7 @@ class SelfPlay:
     hidden: int
     greedy_mode: bool
     greedy_share: float
+    td_lambda: float
     record: bool
     h1: np.ndarray
     row_game: np.ndarray
@@ -24,7 +25,7 @@ class SelfPlay:
     dropped: int
     def __init__(self, num_games: int, rules: str | Rules = ..., players: int = ..., seed: int = ...,
                  weights: dict[str, Any] | None = ..., greedy_seats: bool = ..., record: bool = ...,
-                 capacity: int = ..., greedy_share: float = ...) -> None: ...
+                 capacity: int = ..., greedy_share: float = ..., td_lambda: float = ...) -> None: ...
     def set_weights(self, weights: dict[str, Any]) -> None: ...
     def prepare(self) -> np.ndarray: ...
     def advance(self, q: Any, epsilon: float = ...) -> None: ...

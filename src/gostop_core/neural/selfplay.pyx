@@ -20,7 +20,10 @@ GreedyBot) until each game waits on a decision of the network with a choice,
 and returns the first hidden layer of every (game, legal move) pair;
 :meth:`advance` takes the network's values, chooses epsilon-greedy, records
 (state, action) samples and, when a hand ends, gives each of its samples the
-seat's final result.
+seat's final result (Monte-Carlo), or with ``td_lambda`` below 1 the lambda-return
+over the values the network gave the seat's own later choices in the hand
+(G_t = (1 - lambda) Q_{t+1} + lambda G_{t+1}, the last one's G the result): less
+noise in the targets, at the price of leaning on the network's own values.
 """
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
@@ -238,6 +241,8 @@ cdef class SelfPlay:
     cdef uint8_t* pend_s
     cdef uint8_t* pend_a
     cdef int8_t* pend_seat
+    cdef float* pend_q         # the value the network gave the move chosen (points)
+    cdef readonly double td_lambda
     cdef int* pend_n
     cdef int capacity
     cdef int nout
@@ -257,7 +262,7 @@ cdef class SelfPlay:
 
     def __init__(self, int num_games, rules="casual", int players=2, seed=0, weights=None,
                  bint greedy_seats=False, bint record=True, int capacity=1 << 17,
-                 double greedy_share=0.0):
+                 double greedy_share=0.0, double td_lambda=1.0):
         cdef Rules r = rules if isinstance(rules, Rules) else Rules(rules)
         cdef int i
         cdef uint64_t x
@@ -275,6 +280,9 @@ cdef class SelfPlay:
             raise ValueError("weights are needed: w1 (rows STATE_FEATURES + ACTION_FEATURES), b1")
         if not 0.0 <= greedy_share <= 1.0:
             raise ValueError(f"greedy_share must be in [0, 1], got {greedy_share}")
+        if not 0.0 <= td_lambda <= 1.0:
+            raise ValueError(f"td_lambda must be in [0, 1], got {td_lambda}")
+        self.td_lambda = td_lambda
         self._rules = r
         self.num_games = num_games
         self.players = players
@@ -305,6 +313,7 @@ cdef class SelfPlay:
         self.pend_s = <uint8_t*>malloc(<size_t>num_games * PENDING * STATE_FEATURES) if self.record else NULL
         self.pend_a = <uint8_t*>malloc(<size_t>num_games * PENDING * ACTION_FEATURES) if self.record else NULL
         self.pend_seat = <int8_t*>calloc(num_games * PENDING, 1)
+        self.pend_q = <float*>calloc(num_games * PENDING, sizeof(float))
         self.pend_n = <int*>calloc(num_games, sizeof(int))
         self.out_s = <uint8_t*>malloc(<size_t>capacity * STATE_FEATURES) if self.record else NULL
         self.out_a = <uint8_t*>malloc(<size_t>capacity * ACTION_FEATURES) if self.record else NULL
@@ -313,7 +322,8 @@ cdef class SelfPlay:
                 or self.greedy_game == NULL
                 or self.nmoves == NULL or self.first_row == NULL or self.s_rows == NULL
                 or self.a_rows == NULL or self.w1s == NULL or self.w1a == NULL or self.b1 == NULL
-                or self.pend_seat == NULL or self.pend_n == NULL or self.out_r == NULL
+                or self.pend_seat == NULL or self.pend_q == NULL or self.pend_n == NULL
+                or self.out_r == NULL
                 or (self.record and (self.pend_s == NULL or self.pend_a == NULL
                                      or self.out_s == NULL or self.out_a == NULL))):
             raise MemoryError()
@@ -336,7 +346,7 @@ cdef class SelfPlay:
         free(self.greedy_game)
         free(self.nmoves); free(self.first_row); free(self.s_rows); free(self.a_rows)
         free(self.w1s); free(self.w1a); free(self.b1); free(self.pend_s); free(self.pend_a)
-        free(self.pend_seat); free(self.pend_n); free(self.out_s); free(self.out_a)
+        free(self.pend_seat); free(self.pend_q); free(self.pend_n); free(self.out_s); free(self.out_a)
         free(self.out_r)
 
     def set_weights(self, weights):
@@ -371,13 +381,24 @@ cdef class SelfPlay:
     cdef void _finish(self, int i) noexcept nogil:
         # the hand of game i is over: its samples get each seat's result
         cdef GameStateC* s = &self.states[i]
-        cdef int k, at
+        cdef int k, at, q
+        cdef float target[PENDING]
+        cdef float follow[NN_SEATS]   # the target of each seat's previous sample
+        cdef float lam = <float>self.td_lambda
         self.hands += 1
         if self.greedy_mode:
             self.results_p[i] = seat_result(s, &self._rules.c, i % self.players)
             self.done[i] = 1
             return
         if self.record:
+            for q in range(s.nplayers):
+                follow[q] = seat_result(s, &self._rules.c, q)
+            for k in range(self.pend_n[i] - 1, -1, -1):
+                at = i * PENDING + k
+                q = self.pend_seat[at]
+                target[k] = follow[q]
+                if lam < 1.0:
+                    follow[q] = (1.0 - lam) * self.pend_q[at] + lam * target[k]
             for k in range(self.pend_n[i]):
                 if self.nout >= self.capacity:
                     self.dropped += self.pend_n[i] - k
@@ -387,7 +408,7 @@ cdef class SelfPlay:
                        self.pend_s + <int64_t>at * STATE_FEATURES, STATE_FEATURES)
                 memcpy(self.out_a + <int64_t>self.nout * ACTION_FEATURES,
                        self.pend_a + <int64_t>at * ACTION_FEATURES, ACTION_FEATURES)
-                self.out_r[self.nout] = seat_result(s, &self._rules.c, self.pend_seat[at])
+                self.out_r[self.nout] = target[k]
                 self.nout += 1
         self._deal(i)
 
@@ -485,6 +506,7 @@ cdef class SelfPlay:
                                self.a_rows + <int64_t>(first + best) * ACTION_FEATURES,
                                ACTION_FEATURES)
                         self.pend_seat[at] = s.to_move
+                        self.pend_q[at] = qp[first + best]
                         self.pend_n[i] = k + 1
                 apply_move(s, &self._rules.c, self.moves[i * MAX_MOVES + best], NULL)
                 self.nmoves[i] = 0
