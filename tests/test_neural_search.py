@@ -3,6 +3,7 @@ it (the ``neural-search`` bot)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -228,3 +229,26 @@ def test_a_capsule_keeps_its_model_alive(weights, which):
     expected = search_fields(rules, fields, 1, 16, 2, model=kept.capsule(), cutoff=2)
     got = search_fields(rules, fields, 1, 16, 2, model=orphan, cutoff=2)
     assert got["moves"] == expected["moves"] and litter
+
+
+def test_the_checkpoint_curve_against_a_search_is_resumable_and_matches_the_arena(tmp_path):
+    from conftest import load_script
+    from gostop_core.arena import run_arena
+    paths = []
+    for seed in (2, 1):
+        path = tmp_path / f"ck{seed}.npz"
+        save_network(path, Network.initial((16, 8), seed=seed), header={"hands": seed * 100})
+        paths.append(path)
+    script = load_script("neural_vs_search")
+    out = tmp_path / "curve.jsonl"
+    args = [str(p) for p in paths] + ["--out", str(out), "--bot", "greedy", "--deals", "3"]
+    assert script.main(args) == 0
+    points = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [p["hands"] for p in points] == [100, 200]          # in the order of the run
+    direct = run_arena([f"neural:weights={paths[1]}", "greedy"], deals=3, seed=500_000,
+                       workers=1)
+    assert points[0]["points"] == direct.mean_points[0]
+    assert points[0]["sha256"] == load_network(paths[1]).header["sha256"]
+    assert script.main(args) == 0                               # measured already: skipped
+    assert len(out.read_text().splitlines()) == 2
+    assert script.main(args + ["--seed", "2000000"]) == 2       # report deals are not for tuning
