@@ -252,3 +252,21 @@ def test_the_checkpoint_curve_against_a_search_is_resumable_and_matches_the_aren
     assert script.main(args) == 0                               # measured already: skipped
     assert len(out.read_text().splitlines()) == 2
     assert script.main(args + ["--seed", "2000000"]) == 2       # report deals are not for tuning
+
+
+def test_the_curves_script_plots_runs_side_by_side(tmp_path):
+    pytest.importorskip("matplotlib")
+    from conftest import load_script
+    script = load_script("neural_curves")
+    curve = tmp_path / "curve.jsonl"
+    curve.write_text("".join(json.dumps({"hands": h, "vs_greedy": {"points": 1.0, "low": 0.5,
+                                                                   "high": 1.5}}) + "\n"
+                             for h in (100, 200)))
+    search = tmp_path / "vs.jsonl"
+    search.write_text(json.dumps({"hands": 100, "points": -1.0, "low": -2.0, "high": 0.0}) + "\n")
+    png = tmp_path / "out.png"
+    assert script.main(["--png", str(png), "--run", f"a={curve}", "--search", f"a={search}",
+                        "--reference", "1.2"]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(SystemExit):
+        script.main(["--png", str(png), "--run", "no-label"])
