@@ -36,5 +36,5 @@ print(f"sanitizer build: {m.__file__}")
 PY
 python -m pytest -q -p no:cacheprovider tests/test_perft_suites.py tests/test_hardening.py \
     tests/test_showdown.py tests/test_gwangpalli.py tests/test_notation.py \
-    tests/test_neural_search.py
+    tests/test_neural_search.py tests/test_neural.py
 python tests/fuzz/crash_fuzz.py --inputs "$INPUTS" --seed 1
