@@ -230,6 +230,10 @@ def test_gostop_train_neural_runs_a_tiny_training_and_reports_bad_input(tmp_path
                                  "16", "--hidden", "32", "8", "--resume"])
     assert result.exit_code == 2 and "hidden1" in result.output
     assert "Traceback" not in result.output
+    result = runner.invoke(cli, ["train-neural", "--out", str(tmp_path / "bad"), "--td-lambda",
+                                 "1.5"])
+    assert result.exit_code == 2 and "--td-lambda" in result.output
+    assert not (tmp_path / "bad").exists()
 
 
 def test_gostop_hint_ranks_the_moves_by_the_networks_q(weights):

@@ -23,6 +23,8 @@ Examples:
   gostop train-neural --out /work/runs/casual2 --hands 40000000 --resume
   gostop train-neural --out /tmp/smoke --hands 2000 --games 64 --eval-deals 20
   gostop train-neural --out runs/tuned --init runs/casual2/checkpoint.npz --lr 0.0001
+  gostop train-neural --out runs/td --init runs/casual2/checkpoint.npz --td-lambda 0.7
+  gostop train-neural --out runs/wide --init runs/casual2/checkpoint.npz --hidden 512 256
   gostop train-neural --out /work/runs/casual2 --backend ray --address auto --resume
 \b
 The run's directory gets checkpoint.npz (weights, Adam's state, the sampling
