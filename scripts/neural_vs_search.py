@@ -46,10 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed + args.deals > 1_000_000:
         print("evaluation deals must stay in the tuning range (below 1,000,000)", file=sys.stderr)
         return 2
-    nets = sorted(((int(load_network(p).header.get("hands", 0)), p) for p in args.checkpoints))
+    headers = [(load_network(p).header, p) for p in args.checkpoints]
+    nets = sorted((int(h.get("hands", 0)), h.get("sha256"), p) for h, p in headers)
     seen = done_digests(args.out)
-    for hands, path in nets:
-        digest = load_network(path).header.get("sha256")
+    for hands, digest, path in nets:
         if digest in seen:
             continue
         start = time.monotonic()

@@ -266,19 +266,19 @@ def _warm_start(init: Path, cfg: TrainConfig, progress: dict) -> tuple[Network, 
     ones it learned from (:func:`selfplay_seed`) and the curve's axis stays
     the total; the header names the file."""
     source = load_network(init)
-    grown_from = None
-    if source.hidden != (cfg.hidden1, cfg.hidden2):
-        if source.hidden[0] > cfg.hidden1 or source.hidden[1] > cfg.hidden2:
-            raise NeuralWeightsError(f"{init}: the network has hidden sizes {source.hidden}, "
-                                     f"larger than {(cfg.hidden1, cfg.hidden2)}")
-        # A larger --hidden grows the network with the same Q (Network.widened).
-        grown_from = list(source.hidden)
-        source = source.widened((cfg.hidden1, cfg.hidden2), seed=cfg.seed)
+    if source.hidden[0] > cfg.hidden1 or source.hidden[1] > cfg.hidden2:
+        raise NeuralWeightsError(f"{init}: the network has hidden sizes {source.hidden}, "
+                                 f"larger than {(cfg.hidden1, cfg.hidden2)}")
     saved = source.header.get("config", {})
     for key in ("rules", "players"):
         if isinstance(saved, dict) and key in saved and saved[key] != getattr(cfg, key):
             raise NeuralWeightsError(f"{init}: the network was trained with {key}="
                                      f"{saved[key]!r}, not {getattr(cfg, key)!r}")
+    grown_from = None
+    if source.hidden != (cfg.hidden1, cfg.hidden2):
+        # A larger --hidden grows the network with the same Q (Network.widened).
+        grown_from = list(source.hidden)
+        source = source.widened((cfg.hidden1, cfg.hidden2), seed=cfg.seed)
     progress = dict(progress)
     for key in ("hands", "samples"):
         value = source.header.get(key, 0)
