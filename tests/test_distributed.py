@@ -462,17 +462,18 @@ def test_a_run_resumes_on_the_other_backend(cluster, tmp_path):
     from gostop_core.neural.dmc import LocalActor, train
     from gostop_core.neural.network import load_network
     run = tmp_path / "run"
-    # the local actor hands its samples over 8,192 at a time: 450 hands is more
-    train(run, _tiny_config(hands=450), actors=LocalActor, log=lambda line: None)
+    # the local actor hands its samples over 8,192 at a time: 800 hands is more
+    # (a tiny random network's hands have 12 to 20 decisions with a choice)
+    train(run, _tiny_config(hands=800), actors=LocalActor, log=lambda line: None)
     first = _header(run)
     assert first["batches"] > 0
     counted = _Counted(RayActors(actors=1, steps=20))
     lines: list[str] = []
-    train(run, _tiny_config(hands=700), resume=True, actors=counted, log=lines.append)
+    train(run, _tiny_config(hands=1100), resume=True, actors=counted, log=lines.append)
     second = _header(run)
     assert lines[0] == f"resumed {run / 'checkpoint.npz'}: {first['hands']:,} hands, " \
                        f"{first['samples']:,} samples"
-    assert second["hands"] == first["hands"] + counted.hands >= 700
+    assert second["hands"] == first["hands"] + counted.hands >= 1100
     assert second["samples"] == first["samples"] + counted.samples
     assert second["batches"] > first["batches"] and second["sha256"] != first["sha256"]
     target = second["hands"] + 700

@@ -84,6 +84,123 @@ def test_a_banked_bonus_card_is_named_as_taken_with_the_junk_it_brings():
     assert seen >= 5
 
 
+A_CARD, A_TAKEN, A_OPEN, A_EXPOSURE = 12, 112, 168, 218
+
+
+def _exposure_of(view, move, taken: set[int]) -> tuple[set[int], list[int]]:
+    """The exposure rows of one move, worked out from the view with the
+    reference scoring (testing/reference.py): the field the move leaves
+    before the flip, the cards there whose month an unseen card matches, and
+    what the next seat or the mover's own hand could take there."""
+    from gostop_core.cards import CARD_CODES
+    from gostop_core.testing.reference import _rules_namespace, plain_junk_value, score_pile
+    rules = _rules_namespace(view.rules)
+    field = set(view.field)
+    shown = {card_index(c) for c in (view.flip_card, view.played_card) if c is not None}
+    played: set[int] = set()
+    if move.kind == "play":
+        played = {card_index(move.card)}
+    elif move.kind == "flip":
+        played = {card_index(view.flip_card)} if view.flip_card is not None else set()
+    if move.kind == "bomb":
+        after = {c for c in field if c // 4 + 1 != move.month}
+    elif move.kind in ("play", "flip"):
+        after = (field | played | shown) - taken
+    else:
+        after = set(field)
+    after = {c for c in after if c < 48}
+    unseen = set(view.unseen)
+    hand = set(view.hand) - played
+    if move.kind == "bomb":
+        hand = {c for c in hand if c // 4 + 1 != move.month}
+    nxt = view.captured[(view.seat + 1) % view.players]
+    own = view.captured[view.seat]
+
+    def codes(cards):
+        return [CARD_CODES[c] for c in cards]
+
+    def gain(pile, month_cards):
+        return score_pile(codes(set(pile) | month_cards), view.rules) - score_pile(codes(pile), view.rules)
+
+    def junk(pile, month_cards):
+        return (plain_junk_value(set(codes(set(pile) | month_cards)), rules)
+                - plain_junk_value(set(codes(pile)), rules))
+
+    open_cards: set[int] = set()
+    counts = [0] * 6
+    for m in range(1, 13):
+        month_cards = {c for c in after if c // 4 + 1 == m}
+        if not month_cards:
+            continue
+        matching = {c for c in unseen if c < 48 and c // 4 + 1 == m}
+        if matching:
+            open_cards |= month_cards
+            counts[0] += 1
+            counts[1] += len(matching)
+            counts[2] = max(counts[2], gain(nxt, month_cards))
+            counts[3] = max(counts[3], junk(nxt, month_cards))
+        if any(c // 4 + 1 == m for c in hand):
+            counts[4] += 1
+            counts[5] = max(counts[5], gain(own, month_cards))
+    return open_cards, counts
+
+
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2)])
+def test_the_exposure_rows_say_what_a_move_leaves_open(preset, players):
+    """Round 11's action rows: for every legal move of positions through whole
+    hands, the open cards and the six counts agree with the same worked out
+    from the view with the reference scoring."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    seen_kinds: set[str] = set()
+    for seed in range(12):
+        game = Game(preset, players, seed=seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            view = game.view(game.turn)
+            codes, _state, actions = view_inputs(*parse_view(view.to_str()))
+            for code, row in zip(codes, actions):
+                move = Move.from_code(code)
+                taken = {c for c in range(50) if row[A_TAKEN + c]}
+                open_cards, counts = _exposure_of(view, move, taken)
+                assert {c for c in range(50) if row[A_OPEN + c]} == open_cards, (seed, str(move))
+                assert list(row[A_EXPOSURE:A_EXPOSURE + 6]) == counts, (seed, str(move))
+                checked += 1
+                seen_kinds.add(move.kind)
+            game.push(legal[int(rng.integers(len(legal)))])
+    assert checked > 500 and {"play", "flip", "bomb", "go", "stop"} <= seen_kinds, \
+        (checked, seen_kinds)
+
+
+def test_weights_written_before_the_exposure_rows_play_as_before(tmp_path):
+    """A weights file of the 168 action bytes of rounds 6-10 (the shipped ones)
+    is read with zero weights on the new rows: every Q is the one the old rows
+    give."""
+    old = Network.initial((32, 16), seed=5)
+    legacy = {k: v.copy() for k, v in old.params.items()}
+    legacy["w1"] = np.concatenate([legacy["w1"][:NUM_STATE_FEATURES + 168]])
+    path = tmp_path / "legacy.npz"
+    header = {"format": "gostop-dmc-1", "inputs": [NUM_STATE_FEATURES, 168], "hidden": [32, 16]}
+    np.savez(path, **legacy, header=np.frombuffer(json.dumps(header).encode(), np.uint8))
+    net = load_network(path)
+    assert net.params["w1"].shape == (NUM_STATE_FEATURES + NUM_ACTION_FEATURES, 32)
+    assert not net.params["w1"][NUM_STATE_FEATURES + 168:].any()
+    assert net.header["inputs_padded_from"] == [NUM_STATE_FEATURES, 168]
+    game = Game("casual", seed=4)
+    _codes, state, actions = view_inputs(*parse_view(game.view(game.turn).to_str()))
+    scale = input_scale()
+    x_old = np.concatenate([np.repeat(state[None], len(actions), 0), actions[:, :168]], 1)
+    h = np.maximum(x_old * scale[:NUM_STATE_FEATURES + 168] @ legacy["w1"] + legacy["b1"], 0)
+    h2 = np.maximum(h @ legacy["w2"] + legacy["b2"], 0)
+    expected = (h2 @ legacy["w3"] + legacy["b3"][0]) * 10.0
+    assert net.q_values(state, actions) == pytest.approx(expected, rel=1e-4, abs=1e-4)
+    # a file whose header claims the new inputs but holds the old rows is refused
+    header["inputs"] = [NUM_STATE_FEATURES, NUM_ACTION_FEATURES]
+    np.savez(path, **legacy, header=np.frombuffer(json.dumps(header).encode(), np.uint8))
+    with pytest.raises(NeuralWeightsError, match="w1 has shape"):
+        load_network(path)
+
+
 def test_the_neural_bot_decides_from_the_view_alone_and_deterministically(weights):
     bot = NeuralBot(weights=weights)
     for seed in range(6):

@@ -30,8 +30,8 @@ from gostop_core.movegen cimport (
 )
 from gostop_core.bots.search cimport PlayoutModel, model_capsule
 from gostop_core.neural.selfplay cimport (
-    NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, encode_state, encode_action,
-    first_layer, view_state,
+    NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, ExposureC, encode_state,
+    encode_action, exposure_context, first_layer, view_state,
 )
 
 cdef extern from "gostop_nn.h":
@@ -56,11 +56,13 @@ cdef void nn_q_values(const NeuralNetC* m, const GameStateC* s, const RulesC* r,
     cdef float h2[NN_MAX_HIDDEN]
     cdef int j, k
     cdef float v
+    cdef ExposureC ctx
     encode_state(s, r, s.to_move, counts, sbytes)
+    exposure_context(s, r, &ctx)
     memcpy(base, m.b1, m.h1 * sizeof(float))
     first_layer(sbytes, STATE_FEATURES, m.w1s, m.h1, base)
     for j in range(n):
-        encode_action(s, r, moves[j], abytes)
+        encode_action(s, r, &ctx, moves[j], abytes)
         gs_nn_action_row(base, abytes, ACTION_FEATURES, m.w1a, m.h1, h1)
         memcpy(h2, m.b2, m.h2 * sizeof(float))
         gs_nn_dense_layer(h1, m.h1, m.w2, m.h2, h2)

@@ -1,16 +1,25 @@
 # The network's encoding, its first layer and the batched self-play actor (selfplay.pyx).
-from libc.stdint cimport uint64_t, uint16_t, uint8_t
+from libc.stdint cimport uint64_t, uint16_t, uint8_t, int32_t
 from gostop_core.rules cimport RulesC
 from gostop_core.movegen cimport GameStateC
 
 cdef enum:
     NN_SEATS = 3             # seats the encoding has room for (2 and 3 players)
     STATE_FEATURES = 416     # encode_state: 7 card planes of 50, 16 per seat, the globals
-    ACTION_FEATURES = 168    # encode_action: kind, card, target, taken planes, gains
+    ACTION_FEATURES = 224    # encode_action: kind, card, target, taken planes, gains, exposure
+    LEGACY_ACTION_FEATURES = 168   # before the exposure rows (weights files of 0.x)
     NN_MAX_HIDDEN = 1024
 
 cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
                        uint8_t* out) noexcept nogil
-cdef void encode_action(const GameStateC* s, const RulesC* r, uint16_t move, uint8_t* out) noexcept nogil
+cdef struct ExposureC:
+    # what the moves of one decision share for encode_action's exposure rows
+    uint64_t unseen, shown, opp_pile, own_pile
+    int32_t opp_base, opp_junk, own_base
+    int32_t opp_gain[13], opp_junk_gain[13], own_gain[13]   # by month, the field as it is
+
+cdef void exposure_context(const GameStateC* s, const RulesC* r, ExposureC* ctx) noexcept nogil
+cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* ctx, uint16_t move,
+                        uint8_t* out) noexcept nogil
 cdef int view_state(dict fields, GameStateC* st, int* counts) except -1
 cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil

@@ -7,6 +7,7 @@ from gostop_core.rules import Rules
 
 NUM_STATE_FEATURES: int
 NUM_ACTION_FEATURES: int
+NUM_LEGACY_ACTION_FEATURES: int
 
 @disjoint_base
 class SelfPlay:

@@ -5,7 +5,8 @@ of the seat to move.  :c:func:`encode_state` writes the seat's view (its hand,
 the field, every seat's pile, the unseen cards, each seat's scoring counts, Go
 counts, shakes and bombs, the stock, the phase, the threshold) and
 :c:func:`encode_action` one legal move (its kind, the card played, the field
-card it names, the cards it takes at once and the points they bring); both read
+card it names, the cards it takes at once and the points they bring, and what
+it leaves open on the field to the next seat and to its own next play); both read
 only what the seat can see, so a view's public state with the seat's own hand
 gives the same bytes as the full game.  Every entry is a small whole number.
 
@@ -32,7 +33,7 @@ from libc.string cimport memset, memcpy
 cimport numpy as cnp
 import numpy as np
 
-from gostop_core.cards cimport GS_BIT, GS_NO_CARD, GS_MONTH_MASK, gs_popcount
+from gostop_core.cards cimport GS_BIT, GS_NO_CARD, GS_MONTH_MASK, gs_popcount, gs_lowest
 from gostop_core.rules cimport RulesC, Rules, rules_threshold, PAY_SCORE_ONCE
 from gostop_core.scoring cimport ScoreC, score_pile, score_total, junk_value
 from gostop_core.movegen cimport (
@@ -49,6 +50,7 @@ cnp.import_array()
 #: Python copies of the input sizes.
 NUM_STATE_FEATURES = STATE_FEATURES
 NUM_ACTION_FEATURES = ACTION_FEATURES
+NUM_LEGACY_ACTION_FEATURES = LEGACY_ACTION_FEATURES
 
 cdef enum:
     PLANES = 350             # 7 card planes of 50
@@ -59,6 +61,8 @@ cdef enum:
     A_TARGET = 62
     A_TAKEN = 112
     A_GAINS = 162
+    A_OPEN = 168             # the cards the move leaves open to a matching unseen card
+    A_EXPOSURE = 218         # counts of what the move leaves open and sets up
     PENDING = 64             # samples kept per hand of a game (a hand has fewer decisions)
     MAX_VOID_DEALS = 1000
 
@@ -68,9 +72,11 @@ cdef inline uint8_t clip8(int32_t v) noexcept nogil:
 
 
 cdef inline void plane(uint8_t* out, uint64_t cards) noexcept nogil:
-    cdef int c
-    for c in range(50):
-        out[c] = (cards >> c) & 1
+    # out is zeroed by the caller: only the set bits are written (a few a plane)
+    cards &= (GS_BIT(50) - 1)
+    while cards:
+        out[gs_lowest(cards)] = 1
+        cards &= cards - 1
 
 
 cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
@@ -130,8 +136,10 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
     f[13] = 1 if s.showdown_caller >= 0 else 0
 
 
-cdef void encode_action(const GameStateC* s, const RulesC* r, uint16_t move, uint8_t* out) noexcept nogil:
-    """One legal move of the seat to move as ACTION_FEATURES bytes."""
+cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* ctx, uint16_t move,
+                        uint8_t* out) noexcept nogil:
+    """One legal move of the seat to move as ACTION_FEATURES bytes; ``ctx`` is
+    :c:func:`exposure_context` of the same state (computed once a decision)."""
     cdef int kind = move_kind(move), card = move_card(move), target = move_target(move)
     cdef int p = s.to_move
     cdef uint64_t taken, pile = s.captured[p], cards = 0
@@ -155,6 +163,118 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, uint16_t move, uin
         out[A_GAINS] = clip8(score_total(pile | taken, r) - score_total(pile, r))
         out[A_GAINS + 1] = clip8(gs_popcount(taken))
         out[A_GAINS + 2] = clip8(junk_value(pile | taken, r) - junk_value(pile, r))
+    encode_exposure(s, r, ctx, kind, card, cards, taken, out)
+
+
+cdef inline int month_of(int card) noexcept nogil:
+    return card // 4 + 1 if 0 <= card < 48 else 0
+
+
+cdef inline uint32_t months_of(uint64_t cards) noexcept nogil:
+    """Bit m (1 to 12) set for each month with a card in ``cards``."""
+    cdef uint32_t out = 0
+    cards &= (GS_BIT(48) - 1)
+    while cards:
+        out |= <uint32_t>1 << (gs_lowest(cards) // 4 + 1)
+        cards &= cards - 1
+    return out
+
+
+cdef inline void month_gains(const RulesC* r, const ExposureC* ctx, uint64_t month,
+                             int32_t* opp, int32_t* junk, int32_t* own) noexcept nogil:
+    opp[0] = score_total(ctx.opp_pile | month, r) - ctx.opp_base
+    junk[0] = junk_value(ctx.opp_pile | month, r) - ctx.opp_junk
+    own[0] = score_total(ctx.own_pile | month, r) - ctx.own_base
+
+
+cdef void exposure_context(const GameStateC* s, const RulesC* r, ExposureC* ctx) noexcept nogil:
+    """What every move of a decision shares for :c:func:`encode_exposure`: the
+    cards the seat to move has not seen, the next seat's and its own pile and
+    scores, and what each month's cards on the field now would bring either."""
+    cdef int p = s.to_move, n = s.nplayers, q, m
+    cdef uint64_t visible, month
+    cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
+    ctx.shown = 0
+    if s.flip_card != GS_NO_CARD:
+        ctx.shown |= GS_BIT(s.flip_card)
+    if s.played_card != GS_NO_CARD:
+        ctx.shown |= GS_BIT(s.played_card)
+    visible = s.hand[p] | s.field | ctx.shown | s.turn_bonus
+    for q in range(n):
+        visible |= s.captured[q]
+    ctx.unseen = pack & ~visible
+    ctx.opp_pile = s.captured[p + 1 if p + 1 < n else 0]
+    ctx.own_pile = s.captured[p]
+    ctx.opp_base = score_total(ctx.opp_pile, r)
+    ctx.opp_junk = junk_value(ctx.opp_pile, r)
+    ctx.own_base = score_total(ctx.own_pile, r)
+    for m in range(13):
+        ctx.opp_gain[m] = 0
+        ctx.opp_junk_gain[m] = 0
+        ctx.own_gain[m] = 0
+    for m in range(1, 13):
+        month = s.field & GS_MONTH_MASK(m)
+        if month:
+            month_gains(r, ctx, month, &ctx.opp_gain[m], &ctx.opp_junk_gain[m], &ctx.own_gain[m])
+
+
+cdef void encode_exposure(const GameStateC* s, const RulesC* r, const ExposureC* ctx, int kind,
+                          int card, uint64_t played, uint64_t taken, uint8_t* out) noexcept nogil:
+    """What a move leaves on the field (before the flip the mover cannot
+    foresee): the cards there whose month has a card the mover has not seen
+    (the next seat may hold it, or the stock turn it up), how many such months
+    and unseen cards, the most points and junk one of those months would bring
+    the next seat, and the months the mover's own remaining hand can take
+    next turn with the most points one of them brings.  Only what the mover
+    sees is read (its hand, the field, the piles, the shown cards); the months
+    the move does not touch keep the gains of ``ctx``."""
+    cdef int m
+    cdef uint64_t field, month, hand, open_cards = 0
+    cdef uint32_t touched
+    cdef int32_t gain_opp, gain_junk, gain_own, open_months = 0, open_unseen = 0
+    cdef int32_t best_points = 0, best_junk = 0, own_months = 0, own_best = 0
+    if kind == MOVE_BOMB and 1 <= card <= 12:
+        field = s.field & ~GS_MONTH_MASK(card)
+        touched = <uint32_t>1 << card
+    elif kind == MOVE_PLAY or kind == MOVE_FLIP:
+        field = (s.field | played | ctx.shown) & ~taken
+        touched = months_of(played | ctx.shown | taken)
+    else:
+        field = s.field
+        touched = 0
+    field &= GS_BIT(48) - 1
+    hand = s.hand[s.to_move]
+    if kind == MOVE_PLAY or kind == MOVE_BOMB:
+        hand &= ~played      # a shake shows its cards and keeps them
+    for m in range(1, 13):
+        month = field & GS_MONTH_MASK(m)
+        if not month:
+            continue
+        if touched & (<uint32_t>1 << m):
+            month_gains(r, ctx, month, &gain_opp, &gain_junk, &gain_own)
+        else:
+            gain_opp = ctx.opp_gain[m]
+            gain_junk = ctx.opp_junk_gain[m]
+            gain_own = ctx.own_gain[m]
+        if ctx.unseen & GS_MONTH_MASK(m):
+            open_cards |= month
+            open_months += 1
+            open_unseen += gs_popcount(ctx.unseen & GS_MONTH_MASK(m))
+            if gain_opp > best_points:
+                best_points = gain_opp
+            if gain_junk > best_junk:
+                best_junk = gain_junk
+        if hand & GS_MONTH_MASK(m):
+            own_months += 1
+            if gain_own > own_best:
+                own_best = gain_own
+    plane(out + A_OPEN, open_cards)
+    out[A_EXPOSURE] = clip8(open_months)
+    out[A_EXPOSURE + 1] = clip8(open_unseen)
+    out[A_EXPOSURE + 2] = clip8(best_points)
+    out[A_EXPOSURE + 3] = clip8(best_junk)
+    out[A_EXPOSURE + 4] = clip8(own_months)
+    out[A_EXPOSURE + 5] = clip8(own_best)
 
 
 cdef extern from "gostop_nn.h":
@@ -441,6 +561,7 @@ cdef class SelfPlay:
         cdef int counts[NN_SEATS]
         cdef GameStateC* s
         cdef float sbuf[NN_MAX_HIDDEN]
+        cdef ExposureC ctx
         with nogil:
             for i in range(self.num_games):
                 self.first_row[i] = row
@@ -455,8 +576,9 @@ cdef class SelfPlay:
                 memcpy(sbuf, self.b1, self.hidden * sizeof(float))
                 first_layer(self.s_rows + <int64_t>i * STATE_FEATURES, STATE_FEATURES, self.w1s,
                             self.hidden, sbuf)
+                exposure_context(s, &self._rules.c, &ctx)
                 for j in range(n):
-                    encode_action(s, &self._rules.c, self.moves[i * MAX_MOVES + j],
+                    encode_action(s, &self._rules.c, &ctx, self.moves[i * MAX_MOVES + j],
                                   self.a_rows + (<int64_t>row) * ACTION_FEATURES)
                     gs_nn_action_row(sbuf, self.a_rows + (<int64_t>row) * ACTION_FEATURES,
                                      ACTION_FEATURES, self.w1a, self.hidden,
@@ -565,7 +687,9 @@ def view_inputs(Rules rules, dict fields):
     actions = np.empty((n, ACTION_FEATURES), dtype=np.uint8)
     cdef uint8_t[::1] sv = state
     cdef uint8_t[:, ::1] av = actions
+    cdef ExposureC ctx
     encode_state(&st, &rules.c, seat, counts, &sv[0])
+    exposure_context(&st, &rules.c, &ctx)
     for i in range(n):
-        encode_action(&st, &rules.c, moves[i], &av[i, 0])
+        encode_action(&st, &rules.c, &ctx, moves[i], &av[i, 0])
     return [moves[i] for i in range(n)], state, actions
