@@ -172,6 +172,29 @@ def test_the_exposure_rows_say_what_a_move_leaves_open(preset, players):
         (checked, seen_kinds)
 
 
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2)])
+def test_the_actors_first_layer_is_the_networks_on_its_inputs(preset, players):
+    """Every row the actor hands over (its first layer in C: the state part,
+    the decision's base exposure rows, each move's own and changed rows) is
+    the numpy network's first layer on that row's input bytes, with every
+    weight non-zero."""
+    net = Network.initial((48, 24), seed=4)
+    sp = SelfPlay(64, preset, players, seed=2, weights=net.play_weights())
+    w = net.play_weights()
+    checked = 0
+    for _ in range(40):
+        h1 = sp.prepare()
+        states, actions = sp.inputs()
+        assert states.shape[0] == actions.shape[0] == h1.shape[0]
+        x = np.concatenate([states, actions], axis=1).astype(np.float32)
+        expected = np.maximum(x @ w["w1"] + w["b1"], 0)
+        np.testing.assert_allclose(h1, expected, rtol=1e-4, atol=1e-4)
+        assert actions[:, 168:].any()      # the exposure rows are in play
+        checked += h1.shape[0]
+        sp.advance(net.head(h1), 0.1)
+    assert checked > 1000
+
+
 def test_weights_written_before_the_exposure_rows_play_as_before(tmp_path):
     """A weights file of the 168 action bytes of rounds 6-10 (the shipped ones)
     is read with zero weights on the new rows: every Q is the one the old rows

@@ -67,4 +67,37 @@ static void gs_nn_action_row(const float* restrict state, const uint8_t* restric
         out[j] = out[j] > 0.0f ? out[j] : 0.0f;
 }
 
+/* out += (x - base) @ w over the rows where x and base differ (signed). */
+static inline void gs_nn_add_delta_rows(const uint8_t* restrict x, const uint8_t* restrict base,
+                                        int n, const float* restrict w, int hidden,
+                                        float* restrict out) {
+    int i, j;
+    for (i = 0; i < n; i++) {
+        const int d = (int)x[i] - (int)base[i];
+        if (d) {
+            const float v = (float)d;
+            const float* restrict row = w + (int64_t)i * hidden;
+            for (j = 0; j < hidden; j++)
+                out[j] += v * row[j];
+        }
+    }
+}
+
+/* As gs_nn_action_row, for a row whose last n_delta bytes mostly repeat the
+   decision's `base` bytes: `state` already holds base's rows, so only the
+   rows of the first n bytes and of the bytes that differ from base are added
+   (the exposure rows: a move changes one or two months of the field). */
+GS_NN_CLONES
+static void gs_nn_action_row_delta(const float* restrict state, const uint8_t* restrict x, int n,
+                                   const uint8_t* restrict base, int n_delta,
+                                   const float* restrict w, int hidden, float* restrict out) {
+    int j;
+    for (j = 0; j < hidden; j++)
+        out[j] = state[j];
+    gs_nn_add_rows(x, n, w, hidden, out);
+    gs_nn_add_delta_rows(x + n, base, n_delta, w + (int64_t)n * hidden, hidden, out);
+    for (j = 0; j < hidden; j++)
+        out[j] = out[j] > 0.0f ? out[j] : 0.0f;
+}
+
 #endif

@@ -30,8 +30,9 @@ from gostop_core.movegen cimport (
 )
 from gostop_core.bots.search cimport PlayoutModel, model_capsule
 from gostop_core.neural.selfplay cimport (
-    NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, ExposureC, encode_state,
-    encode_action, exposure_context, first_layer, view_state,
+    NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, EXPOSURE_FEATURES, ExposureC,
+    encode_state, encode_action, exposure_context, exposure_base, move_first_layer, first_layer,
+    view_state,
 )
 
 cdef extern from "gostop_nn.h":
@@ -51,6 +52,7 @@ cdef void nn_q_values(const NeuralNetC* m, const GameStateC* s, const RulesC* r,
     ``s``, whose seats hold ``counts`` cards in hand."""
     cdef uint8_t sbytes[STATE_FEATURES]
     cdef uint8_t abytes[ACTION_FEATURES]
+    cdef uint8_t ebytes[EXPOSURE_FEATURES]
     cdef float base[NN_MAX_HIDDEN]
     cdef float h1[NN_MAX_HIDDEN]
     cdef float h2[NN_MAX_HIDDEN]
@@ -61,9 +63,10 @@ cdef void nn_q_values(const NeuralNetC* m, const GameStateC* s, const RulesC* r,
     exposure_context(s, r, &ctx)
     memcpy(base, m.b1, m.h1 * sizeof(float))
     first_layer(sbytes, STATE_FEATURES, m.w1s, m.h1, base)
+    exposure_base(s, r, &ctx, m.w1a, m.h1, ebytes, base)
     for j in range(n):
         encode_action(s, r, &ctx, moves[j], abytes)
-        gs_nn_action_row(base, abytes, ACTION_FEATURES, m.w1a, m.h1, h1)
+        move_first_layer(base, abytes, ebytes, m.w1a, m.h1, h1)
         memcpy(h2, m.b2, m.h2 * sizeof(float))
         gs_nn_dense_layer(h1, m.h1, m.w2, m.h2, h2)
         v = m.b3

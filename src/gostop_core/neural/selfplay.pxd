@@ -8,6 +8,9 @@ cdef enum:
     STATE_FEATURES = 416     # encode_state: 7 card planes of 50, 16 per seat, the globals
     ACTION_FEATURES = 224    # encode_action: kind, card, target, taken planes, gains, exposure
     LEGACY_ACTION_FEATURES = 168   # before the exposure rows (weights files of 0.x)
+    A_OPEN = 168             # action bytes: the cards a move leaves open to an unseen match
+    A_EXPOSURE = 218         # action bytes: counts of what it leaves open and sets up
+    EXPOSURE_FEATURES = 56   # A_OPEN to the end
     NN_MAX_HIDDEN = 1024
 
 cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
@@ -21,5 +24,9 @@ cdef struct ExposureC:
 cdef void exposure_context(const GameStateC* s, const RulesC* r, ExposureC* ctx) noexcept nogil
 cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* ctx, uint16_t move,
                         uint8_t* out) noexcept nogil
+cdef void exposure_base(const GameStateC* s, const RulesC* r, const ExposureC* ctx, const float* w1a,
+                        int hidden, uint8_t* base, float* state) noexcept nogil
+cdef void move_first_layer(const float* state, const uint8_t* row, const uint8_t* base,
+                           const float* w1a, int hidden, float* out) noexcept nogil
 cdef int view_state(dict fields, GameStateC* st, int* counts) except -1
 cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil

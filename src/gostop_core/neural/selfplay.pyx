@@ -61,8 +61,6 @@ cdef enum:
     A_TARGET = 62
     A_TAKEN = 112
     A_GAINS = 162
-    A_OPEN = 168             # the cards the move leaves open to a matching unseen card
-    A_EXPOSURE = 218         # counts of what the move leaves open and sets up
     PENDING = 64             # samples kept per hand of a game (a hand has fewer decisions)
     MAX_VOID_DEALS = 1000
 
@@ -282,6 +280,28 @@ cdef extern from "gostop_nn.h":
                             float* out) noexcept nogil
     void gs_nn_action_row(const float* state, const uint8_t* x, int n, const float* w,
                           int hidden, float* out) noexcept nogil
+    void gs_nn_action_row_delta(const float* state, const uint8_t* x, int n, const uint8_t* base,
+                                int n_delta, const float* w, int hidden, float* out) noexcept nogil
+
+
+cdef void exposure_base(const GameStateC* s, const RulesC* r, const ExposureC* ctx, const float* w1a,
+                        int hidden, uint8_t* base, float* state) noexcept nogil:
+    """The exposure bytes of the field as it stands (those of a move that
+    changes nothing on it: Go, Stop) into ``base`` (EXPOSURE_FEATURES), and
+    their rows of the first layer added to the decision's state part: each
+    move then adds only the rows it changes (gs_nn_action_row_delta)."""
+    cdef uint8_t row[ACTION_FEATURES]
+    memset(row, 0, ACTION_FEATURES)     # encode_exposure writes only what is set
+    encode_exposure(s, r, ctx, 0, 0, 0, 0, row)
+    memcpy(base, row + A_OPEN, EXPOSURE_FEATURES)
+    first_layer(base, EXPOSURE_FEATURES, w1a + <int64_t>A_OPEN * hidden, hidden, state)
+
+
+cdef void move_first_layer(const float* state, const uint8_t* row, const uint8_t* base,
+                           const float* w1a, int hidden, float* out) noexcept nogil:
+    """One move's first hidden layer (after ReLU) from the decision's state
+    part with the base exposure rows in (:c:func:`exposure_base`)."""
+    gs_nn_action_row_delta(state, row, A_OPEN, base, EXPOSURE_FEATURES, w1a, hidden, out)
 
 
 cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil:
@@ -562,6 +582,7 @@ cdef class SelfPlay:
         cdef GameStateC* s
         cdef float sbuf[NN_MAX_HIDDEN]
         cdef ExposureC ctx
+        cdef uint8_t base[EXPOSURE_FEATURES]
         with nogil:
             for i in range(self.num_games):
                 self.first_row[i] = row
@@ -577,17 +598,33 @@ cdef class SelfPlay:
                 first_layer(self.s_rows + <int64_t>i * STATE_FEATURES, STATE_FEATURES, self.w1s,
                             self.hidden, sbuf)
                 exposure_context(s, &self._rules.c, &ctx)
+                exposure_base(s, &self._rules.c, &ctx, self.w1a, self.hidden, base, sbuf)
                 for j in range(n):
                     encode_action(s, &self._rules.c, &ctx, self.moves[i * MAX_MOVES + j],
                                   self.a_rows + (<int64_t>row) * ACTION_FEATURES)
-                    gs_nn_action_row(sbuf, self.a_rows + (<int64_t>row) * ACTION_FEATURES,
-                                     ACTION_FEATURES, self.w1a, self.hidden,
-                                     self.h1_p + <int64_t>row * self.hidden)
+                    move_first_layer(sbuf, self.a_rows + (<int64_t>row) * ACTION_FEATURES, base,
+                                     self.w1a, self.hidden, self.h1_p + <int64_t>row * self.hidden)
                     self.row_game_p[row] = i
                     row += 1
             self.first_row[self.num_games] = row
         self.nrows = row
         return self.h1[:row]
+
+    def inputs(self):
+        """``(states, actions)``: copies of the input bytes of every row of
+        the last :meth:`prepare`, a state per row (uint8 (rows, STATE_FEATURES)
+        and (rows, ACTION_FEATURES)): what its first layer was computed from."""
+        cdef int row
+        states = np.empty((self.nrows, STATE_FEATURES), dtype=np.uint8)
+        actions = np.empty((self.nrows, ACTION_FEATURES), dtype=np.uint8)
+        if self.nrows:
+            memcpy(cnp.PyArray_DATA(<cnp.ndarray>actions), self.a_rows,
+                   <size_t>self.nrows * ACTION_FEATURES)
+            for row in range(self.nrows):
+                states[row] = np.frombuffer(
+                    (self.s_rows + <int64_t>self.row_game_p[row] * STATE_FEATURES)[:STATE_FEATURES],
+                    dtype=np.uint8)
+        return states, actions
 
     def advance(self, q, double epsilon=0.0):
         """Play in every waiting game the move of the highest ``q`` (one value
