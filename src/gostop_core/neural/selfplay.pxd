@@ -17,7 +17,7 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
                        uint8_t* out) noexcept nogil
 cdef struct ExposureC:
     # what the moves of one decision share for encode_action's exposure rows
-    uint64_t unseen, shown, opp_pile, own_pile
+    uint64_t unseen, unseen_months, shown, opp_pile, own_pile
     int32_t opp_base, opp_junk, own_base
     int32_t opp_gain[13], opp_junk_gain[13], own_gain[13]   # by month, the field as it is
 

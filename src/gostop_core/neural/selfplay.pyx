@@ -164,18 +164,17 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* c
     encode_exposure(s, r, ctx, kind, card, cards, taken, out)
 
 
-cdef inline int month_of(int card) noexcept nogil:
-    return card // 4 + 1 if 0 <= card < 48 else 0
+cdef inline uint64_t month_bits(uint64_t cards) noexcept nogil:
+    """One bit a month with a card in ``cards``: bit 4 (m - 1), the month's first card."""
+    cards &= GS_BIT(48) - 1
+    cards |= cards >> 1
+    cards |= cards >> 2
+    return cards & <uint64_t>0x111111111111
 
 
-cdef inline uint32_t months_of(uint64_t cards) noexcept nogil:
-    """Bit m (1 to 12) set for each month with a card in ``cards``."""
-    cdef uint32_t out = 0
-    cards &= (GS_BIT(48) - 1)
-    while cards:
-        out |= <uint32_t>1 << (gs_lowest(cards) // 4 + 1)
-        cards &= cards - 1
-    return out
+cdef inline uint64_t month_cards(uint64_t bits) noexcept nogil:
+    """The four card bits of every month of ``bits`` (month_bits' form)."""
+    return bits * <uint64_t>0xF
 
 
 cdef inline void month_gains(const RulesC* r, const ExposureC* ctx, uint64_t month,
@@ -190,7 +189,7 @@ cdef void exposure_context(const GameStateC* s, const RulesC* r, ExposureC* ctx)
     cards the seat to move has not seen, the next seat's and its own pile and
     scores, and what each month's cards on the field now would bring either."""
     cdef int p = s.to_move, n = s.nplayers, q, m
-    cdef uint64_t visible, month
+    cdef uint64_t visible, month, todo
     cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
     ctx.shown = 0
     if s.flip_card != GS_NO_CARD:
@@ -201,19 +200,20 @@ cdef void exposure_context(const GameStateC* s, const RulesC* r, ExposureC* ctx)
     for q in range(n):
         visible |= s.captured[q]
     ctx.unseen = pack & ~visible
+    ctx.unseen_months = month_bits(ctx.unseen)
     ctx.opp_pile = s.captured[p + 1 if p + 1 < n else 0]
     ctx.own_pile = s.captured[p]
     ctx.opp_base = score_total(ctx.opp_pile, r)
     ctx.opp_junk = junk_value(ctx.opp_pile, r)
     ctx.own_base = score_total(ctx.own_pile, r)
-    for m in range(13):
-        ctx.opp_gain[m] = 0
-        ctx.opp_junk_gain[m] = 0
-        ctx.own_gain[m] = 0
-    for m in range(1, 13):
+    # the gains of the months on the field that a move may leave open or
+    # take next turn (an unseen card or the mover's hand matches them)
+    todo = month_bits(s.field) & (ctx.unseen_months | month_bits(s.hand[p]))
+    while todo:
+        m = gs_lowest(todo) // 4 + 1
+        todo &= todo - 1
         month = s.field & GS_MONTH_MASK(m)
-        if month:
-            month_gains(r, ctx, month, &ctx.opp_gain[m], &ctx.opp_junk_gain[m], &ctx.own_gain[m])
+        month_gains(r, ctx, month, &ctx.opp_gain[m], &ctx.opp_junk_gain[m], &ctx.own_gain[m])
 
 
 cdef void encode_exposure(const GameStateC* s, const RulesC* r, const ExposureC* ctx, int kind,
@@ -227,16 +227,15 @@ cdef void encode_exposure(const GameStateC* s, const RulesC* r, const ExposureC*
     sees is read (its hand, the field, the piles, the shown cards); the months
     the move does not touch keep the gains of ``ctx``."""
     cdef int m
-    cdef uint64_t field, month, hand, open_cards = 0
-    cdef uint32_t touched
-    cdef int32_t gain_opp, gain_junk, gain_own, open_months = 0, open_unseen = 0
-    cdef int32_t best_points = 0, best_junk = 0, own_months = 0, own_best = 0
+    cdef uint64_t field, month, hand, open_m, own_m, touched, todo
+    cdef int32_t gain_opp, gain_junk, gain_own
+    cdef int32_t best_points = 0, best_junk = 0, own_best = 0
     if kind == MOVE_BOMB and 1 <= card <= 12:
         field = s.field & ~GS_MONTH_MASK(card)
-        touched = <uint32_t>1 << card
+        touched = month_bits(GS_MONTH_MASK(card))
     elif kind == MOVE_PLAY or kind == MOVE_FLIP:
         field = (s.field | played | ctx.shown) & ~taken
-        touched = months_of(played | ctx.shown | taken)
+        touched = month_bits(played | ctx.shown | taken)
     else:
         field = s.field
         touched = 0
@@ -244,34 +243,32 @@ cdef void encode_exposure(const GameStateC* s, const RulesC* r, const ExposureC*
     hand = s.hand[s.to_move]
     if kind == MOVE_PLAY or kind == MOVE_BOMB:
         hand &= ~played      # a shake shows its cards and keeps them
-    for m in range(1, 13):
-        month = field & GS_MONTH_MASK(m)
-        if not month:
-            continue
-        if touched & (<uint32_t>1 << m):
+    open_m = month_bits(field) & ctx.unseen_months
+    own_m = month_bits(field) & month_bits(hand)
+    todo = open_m | own_m
+    while todo:
+        m = gs_lowest(todo) // 4 + 1
+        todo &= todo - 1
+        if touched & GS_BIT(4 * (m - 1)):
+            month = field & GS_MONTH_MASK(m)
             month_gains(r, ctx, month, &gain_opp, &gain_junk, &gain_own)
         else:
             gain_opp = ctx.opp_gain[m]
             gain_junk = ctx.opp_junk_gain[m]
             gain_own = ctx.own_gain[m]
-        if ctx.unseen & GS_MONTH_MASK(m):
-            open_cards |= month
-            open_months += 1
-            open_unseen += gs_popcount(ctx.unseen & GS_MONTH_MASK(m))
+        if open_m & GS_BIT(4 * (m - 1)):
             if gain_opp > best_points:
                 best_points = gain_opp
             if gain_junk > best_junk:
                 best_junk = gain_junk
-        if hand & GS_MONTH_MASK(m):
-            own_months += 1
-            if gain_own > own_best:
-                own_best = gain_own
-    plane(out + A_OPEN, open_cards)
-    out[A_EXPOSURE] = clip8(open_months)
-    out[A_EXPOSURE + 1] = clip8(open_unseen)
+        if own_m & GS_BIT(4 * (m - 1)) and gain_own > own_best:
+            own_best = gain_own
+    plane(out + A_OPEN, field & month_cards(open_m))
+    out[A_EXPOSURE] = clip8(gs_popcount(open_m))
+    out[A_EXPOSURE + 1] = clip8(gs_popcount(ctx.unseen & month_cards(open_m)))
     out[A_EXPOSURE + 2] = clip8(best_points)
     out[A_EXPOSURE + 3] = clip8(best_junk)
-    out[A_EXPOSURE + 4] = clip8(own_months)
+    out[A_EXPOSURE + 4] = clip8(gs_popcount(own_m))
     out[A_EXPOSURE + 5] = clip8(own_best)
 
 
