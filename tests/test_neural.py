@@ -204,8 +204,13 @@ def test_weights_written_before_the_exposure_rows_play_as_before(tmp_path):
     legacy["w1"] = np.concatenate([legacy["w1"][:NUM_STATE_FEATURES + 168]])
     path = tmp_path / "legacy.npz"
     header = {"format": "gostop-dmc-1", "inputs": [NUM_STATE_FEATURES, 168], "hidden": [32, 16]}
-    np.savez(path, **legacy, header=np.frombuffer(json.dumps(header).encode(), np.uint8))
-    net = load_network(path)
+    moments = {"adam_m_w1": np.ones_like(legacy["w1"]), "adam_m_w2": np.ones_like(legacy["w2"])}
+    np.savez(path, **legacy, **moments, header=np.frombuffer(json.dumps(header).encode(), np.uint8))
+    net, extra = load_network(path, with_extra=True)
+    # a checkpoint's Adam moments of w1 are padded the same way (--resume goes on)
+    assert extra["adam_m_w1"].shape == net.params["w1"].shape
+    assert not extra["adam_m_w1"][NUM_STATE_FEATURES + 168:].any()
+    assert extra["adam_m_w2"].shape == legacy["w2"].shape
     assert net.params["w1"].shape == (NUM_STATE_FEATURES + NUM_ACTION_FEATURES, 32)
     assert not net.params["w1"][NUM_STATE_FEATURES + 168:].any()
     assert net.header["inputs_padded_from"] == [NUM_STATE_FEATURES, 168]
