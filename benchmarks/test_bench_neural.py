@@ -15,8 +15,11 @@ import pytest
 from gostop_core.neural.network import Network
 from gostop_core.neural.selfplay import SelfPlay
 
-GAMES = 1024
-STEPS = 20
+# The actor's batch as `gostop train-neural` steps it (TrainConfig.games): 256 games,
+# whose (legal moves, hidden) layer stays in the processor's cache; 80 steps keep
+# the decisions of a round those of 20 steps of 1,024 games (docs/performance.md).
+GAMES = 256
+STEPS = 80
 
 
 @pytest.mark.parametrize("hidden", [(256, 128), (128, 64)], ids=["256-128", "128-64"])
