@@ -19,7 +19,8 @@ from setuptools.command.build_ext import build_ext
 # then the searches of the bots
 MODULES = ["cards", "rules", "scoring", "movegen", "settlement", "state", "sampling", "core",
            "gameloop",
-           "bots.search", "bots.policy", "bots.ismcts", "neural.selfplay", "neural.playout"]
+           "bots.search", "bots.policy", "bots.ismcts",
+           "neural.inputs", "neural.selfplay", "neural.playout"]
 
 SANITIZE = os.environ.get("GOSTOP_SANITIZE", "") not in ("", "0")
 DEBUG = SANITIZE or os.environ.get("GOSTOP_DEBUG", "") not in ("", "0")

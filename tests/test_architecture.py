@@ -110,7 +110,8 @@ COMPILED_LAYERS = {
     "gostop_core.movegen": 3, "gostop_core.state": 4, "gostop_core.sampling": 4,
     "gostop_core.gameloop": 5, "gostop_core.core": 6,
     "gostop_core.bots.search": 10, "gostop_core.bots.policy": 11, "gostop_core.bots.ismcts": 11,
-    "gostop_core.neural.selfplay": 12, "gostop_core.neural.playout": 13,
+    "gostop_core.neural.inputs": 12, "gostop_core.neural.selfplay": 13,
+    "gostop_core.neural.playout": 13,
     "gostop_core.envs.vector": 20,
 }
 # Python modules a compiled module may import, with the layer they stand at.

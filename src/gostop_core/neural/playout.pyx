@@ -29,15 +29,13 @@ from gostop_core.movegen cimport (
     GameStateC, MAX_MOVES, generate_moves, apply_move, PHASE_OVER,
 )
 from gostop_core.bots.search cimport PlayoutModel, model_capsule
-from gostop_core.neural.selfplay cimport (
+from gostop_core.neural.inputs cimport (
     NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, EXPOSURE_FEATURES, ExposureC,
     encode_state, encode_action, exposure_context, exposure_base, move_first_layer, first_layer,
     view_state,
 )
 
 cdef extern from "gostop_nn.h":
-    void gs_nn_action_row(const float* state, const uint8_t* x, int n, const float* w,
-                          int hidden, float* out) noexcept nogil
     void gs_nn_dense_layer(const float* x, int n, const float* w, int width,
                            float* out) noexcept nogil
 

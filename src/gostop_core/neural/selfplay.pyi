@@ -5,9 +5,12 @@ import numpy as np
 
 from gostop_core.rules import Rules
 
-NUM_STATE_FEATURES: int
-NUM_ACTION_FEATURES: int
-NUM_LEGACY_ACTION_FEATURES: int
+from gostop_core.neural.inputs import (
+    NUM_ACTION_FEATURES as NUM_ACTION_FEATURES,
+    NUM_LEGACY_ACTION_FEATURES as NUM_LEGACY_ACTION_FEATURES,
+    NUM_STATE_FEATURES as NUM_STATE_FEATURES,
+    view_inputs as view_inputs,
+)
 
 @disjoint_base
 class SelfPlay:
@@ -34,5 +37,3 @@ class SelfPlay:
     @property
     def pending_samples(self) -> int: ...
     def drain(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
-
-def view_inputs(rules: Rules, fields: dict[str, Any]) -> tuple[list[int], np.ndarray, np.ndarray]: ...

@@ -1,0 +1,11 @@
+from typing import Any
+
+import numpy as np
+
+from gostop_core.rules import Rules
+
+NUM_STATE_FEATURES: int
+NUM_ACTION_FEATURES: int
+NUM_LEGACY_ACTION_FEATURES: int
+
+def view_inputs(rules: Rules, fields: dict[str, Any]) -> tuple[list[int], np.ndarray, np.ndarray]: ...

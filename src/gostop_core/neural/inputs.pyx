@@ -1,0 +1,369 @@
+"""The network's inputs and its first layer, in C.
+
+One network scores every legal move: Q(state, action), the expected net points
+of the seat to move.  :c:func:`encode_state` writes the seat's view (its hand,
+the field, every seat's pile, the unseen cards, each seat's scoring counts, Go
+counts, shakes and bombs, the stock, the phase, the threshold) and
+:c:func:`encode_action` one legal move (its kind, the card played, the field
+card it names, the cards it takes at once and the points they bring, and what
+it leaves open on the field to the next seat and to its own next play); both read
+only what the seat can see, so a view's public state with the seat's own hand
+gives the same bytes as the full game.  Every entry is a small whole number.
+
+The first layer is split (:c:func:`first_layer`): the state part is computed
+once per decision, the action part once per legal move, each as a sum of the
+weight rows of its non-zero entries (the inputs are sparse); the exposure bytes
+of the field as it stands join the state part (:c:func:`exposure_base`) and a
+move adds only those it changes (:c:func:`move_first_layer`).  The actor
+(selfplay.pyx) and the search's playouts (playout.pyx) share all of it.
+"""
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
+from libc.string cimport memset, memcpy
+
+cimport numpy as cnp
+import numpy as np
+
+from gostop_core.cards cimport GS_BIT, GS_NO_CARD, GS_MONTH_MASK, gs_popcount, gs_lowest
+from gostop_core.rules cimport RulesC, Rules, rules_threshold, PAY_SCORE_ONCE
+from gostop_core.scoring cimport ScoreC, score_pile, score_total, junk_value
+from gostop_core.movegen cimport (
+    GameStateC, MAX_MOVES, generate_moves, move_kind, move_card, move_target, PHASE_OVER,
+    MOVE_PLAY, MOVE_BONUS, MOVE_BOMB, MOVE_FLIP, MOVE_SHAKE, MOVE_SHOWDOWN,
+)
+from gostop_core.sampling cimport fill_public
+from gostop_core.bots.policy cimport taken_by
+
+cnp.import_array()
+
+#: Python copies of the input sizes.
+NUM_STATE_FEATURES = STATE_FEATURES
+NUM_ACTION_FEATURES = ACTION_FEATURES
+NUM_LEGACY_ACTION_FEATURES = LEGACY_ACTION_FEATURES
+
+cdef enum:
+    PLANES = 350             # 7 card planes of 50
+    PER_SEAT = 16
+    GLOBALS = PLANES + NN_SEATS * PER_SEAT   # 398
+    A_KIND = 0
+    A_CARD = 12
+    A_TARGET = 62
+    A_TAKEN = 112
+    A_GAINS = 162
+
+
+cdef inline uint8_t clip8(int32_t v) noexcept nogil:
+    return <uint8_t>(0 if v < 0 else (255 if v > 255 else v))
+
+
+cdef inline void plane(uint8_t* out, uint64_t cards) noexcept nogil:
+    # out is zeroed by the caller: only the set bits are written (a few a plane)
+    cards &= (GS_BIT(50) - 1)
+    while cards:
+        out[gs_lowest(cards)] = 1
+        cards &= cards - 1
+
+
+cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
+                       uint8_t* out) noexcept nogil:
+    """The view of ``seat`` as STATE_FEATURES bytes; ``hand_counts[q]`` is how
+    many cards seat q holds (the only thing read of another seat's hand)."""
+    cdef int n = s.nplayers, k, q
+    cdef uint64_t shown = 0, visible
+    cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
+    cdef ScoreC sc
+    cdef uint8_t* f
+    memset(out, 0, STATE_FEATURES)
+    if s.flip_card != GS_NO_CARD:
+        shown |= GS_BIT(s.flip_card)
+    if s.played_card != GS_NO_CARD:
+        shown |= GS_BIT(s.played_card)
+    visible = s.hand[seat] | s.field | shown | s.turn_bonus
+    plane(out, s.hand[seat])
+    plane(out + 50, s.field)
+    plane(out + 100, shown | s.turn_bonus)
+    q = seat
+    for k in range(NN_SEATS):
+        if k >= n:
+            break
+        visible |= s.captured[q]
+        plane(out + 150 + 50 * k, s.captured[q])
+        f = out + PLANES + PER_SEAT * k
+        score_pile(s.captured[q], r, &sc)
+        f[0] = 1
+        f[1] = clip8(hand_counts[q])
+        f[2] = clip8(sc.total)
+        f[3] = clip8(sc.brights)
+        f[4] = clip8(sc.ribbons)
+        f[5] = clip8(sc.animals)
+        f[6] = clip8(sc.junk)
+        f[7] = clip8(sc.godori_points)
+        f[8] = clip8(sc.hongdan_points + sc.cheongdan_points + sc.chodan_points)
+        f[9] = clip8(s.go_count[q])
+        f[10] = clip8(s.last_go_score[q])
+        f[11] = clip8(gs_popcount(s.shaken[q]))
+        f[12] = clip8(s.bombs[q])
+        f[13] = clip8(s.ppeoks[q])
+        f[14] = clip8(s.flip_only[q])
+        f[15] = 1 if s.dealer == q else 0
+        q = q + 1 if q + 1 < n else 0
+    plane(out + 300, pack & ~visible)
+    f = out + GLOBALS
+    f[0] = clip8(s.stock_len - s.stock_pos)
+    f[1] = 1 if s.to_move == seat else 0
+    f[2 + (s.phase if 0 <= s.phase < 5 else 0)] = 1
+    f[7] = clip8(rules_threshold(r, n))
+    f[8] = clip8(s.stake_doublings)
+    f[9] = clip8(s.turns)
+    f[10] = 1 if n == 3 else 0
+    f[11] = 1 if r.payment != PAY_SCORE_ONCE else 0
+    f[12] = 1 if s.forced_card != GS_NO_CARD else 0
+    f[13] = 1 if s.showdown_caller >= 0 else 0
+
+
+cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* ctx, uint16_t move,
+                        uint8_t* out) noexcept nogil:
+    """One legal move of the seat to move as ACTION_FEATURES bytes; ``ctx`` is
+    :c:func:`exposure_context` of the same state (computed once a decision)."""
+    cdef int kind = move_kind(move), card = move_card(move), target = move_target(move)
+    cdef int p = s.to_move
+    cdef uint64_t taken, pile = s.captured[p], cards = 0
+    memset(out, 0, ACTION_FEATURES)
+    if 1 <= kind <= 12:
+        out[A_KIND + kind - 1] = 1
+    if kind == MOVE_BOMB or kind == MOVE_SHAKE:
+        if 1 <= card <= 12:
+            cards = s.hand[p] & GS_MONTH_MASK(card)
+    elif kind == MOVE_FLIP:
+        if s.flip_card != GS_NO_CARD:
+            cards = GS_BIT(s.flip_card)
+    elif card < 50 and (kind == MOVE_PLAY or kind == MOVE_BONUS or kind == MOVE_SHOWDOWN):
+        cards = GS_BIT(card)
+    plane(out + A_CARD, cards)
+    if (kind == MOVE_PLAY or kind == MOVE_FLIP) and target < 50:
+        out[A_TARGET + target] = 1
+    taken = taken_by(s, r, move)
+    plane(out + A_TAKEN, taken)
+    if taken:
+        out[A_GAINS] = clip8(score_total(pile | taken, r) - score_total(pile, r))
+        out[A_GAINS + 1] = clip8(gs_popcount(taken))
+        out[A_GAINS + 2] = clip8(junk_value(pile | taken, r) - junk_value(pile, r))
+    encode_exposure(s, r, ctx, kind, card, cards, taken, out)
+
+
+cdef inline uint64_t month_bits(uint64_t cards) noexcept nogil:
+    """One bit a month with a card in ``cards``: bit 4 (m - 1), the month's first card."""
+    cards &= GS_BIT(48) - 1
+    cards |= cards >> 1
+    cards |= cards >> 2
+    return cards & <uint64_t>0x111111111111
+
+
+cdef inline uint64_t month_cards(uint64_t bits) noexcept nogil:
+    """The four card bits of every month of ``bits`` (month_bits' form)."""
+    return bits * <uint64_t>0xF
+
+
+cdef inline void month_gains(const RulesC* r, const ExposureC* ctx, uint64_t month,
+                             int32_t* opp, int32_t* junk, int32_t* own) noexcept nogil:
+    opp[0] = score_total(ctx.opp_pile | month, r) - ctx.opp_base
+    junk[0] = junk_value(ctx.opp_pile | month, r) - ctx.opp_junk
+    own[0] = score_total(ctx.own_pile | month, r) - ctx.own_base
+
+
+cdef void exposure_context(const GameStateC* s, const RulesC* r, ExposureC* ctx) noexcept nogil:
+    """What every move of a decision shares for :c:func:`encode_exposure`: the
+    cards the seat to move has not seen, the next seat's and its own pile and
+    scores, and what each month's cards on the field now would bring either."""
+    cdef int p = s.to_move, n = s.nplayers, q, m
+    cdef uint64_t visible, month, todo
+    cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
+    ctx.shown = 0
+    if s.flip_card != GS_NO_CARD:
+        ctx.shown |= GS_BIT(s.flip_card)
+    if s.played_card != GS_NO_CARD:
+        ctx.shown |= GS_BIT(s.played_card)
+    visible = s.hand[p] | s.field | ctx.shown | s.turn_bonus
+    for q in range(n):
+        visible |= s.captured[q]
+    ctx.unseen = pack & ~visible
+    ctx.unseen_months = month_bits(ctx.unseen)
+    ctx.opp_pile = s.captured[p + 1 if p + 1 < n else 0]
+    ctx.own_pile = s.captured[p]
+    ctx.opp_base = score_total(ctx.opp_pile, r)
+    ctx.opp_junk = junk_value(ctx.opp_pile, r)
+    ctx.own_base = score_total(ctx.own_pile, r)
+    # the gains of the months on the field that a move may leave open or
+    # take next turn (an unseen card or the mover's hand matches them)
+    todo = month_bits(s.field) & (ctx.unseen_months | month_bits(s.hand[p]))
+    while todo:
+        m = gs_lowest(todo) // 4 + 1
+        todo &= todo - 1
+        month = s.field & GS_MONTH_MASK(m)
+        month_gains(r, ctx, month, &ctx.opp_gain[m], &ctx.opp_junk_gain[m], &ctx.own_gain[m])
+
+
+cdef void encode_exposure(const GameStateC* s, const RulesC* r, const ExposureC* ctx, int kind,
+                          int card, uint64_t played, uint64_t taken, uint8_t* out) noexcept nogil:
+    """What a move leaves on the field (before the flip the mover cannot
+    foresee): the cards there whose month has a card the mover has not seen
+    (the next seat may hold it, or the stock turn it up), how many such months
+    and unseen cards, the most points and junk one of those months would bring
+    the next seat, and the months the mover's own remaining hand can take
+    next turn with the most points one of them brings.  Only what the mover
+    sees is read (its hand, the field, the piles, the shown cards); the months
+    the move does not touch keep the gains of ``ctx``."""
+    cdef int m
+    cdef uint64_t field, month, hand, open_m, own_m, touched, todo
+    cdef int32_t gain_opp, gain_junk, gain_own
+    cdef int32_t best_points = 0, best_junk = 0, own_best = 0
+    if kind == MOVE_BOMB and 1 <= card <= 12:
+        field = s.field & ~GS_MONTH_MASK(card)
+        touched = month_bits(GS_MONTH_MASK(card))
+    elif kind == MOVE_PLAY or kind == MOVE_FLIP:
+        field = (s.field | played | ctx.shown) & ~taken
+        touched = month_bits(played | ctx.shown | taken)
+    else:
+        field = s.field
+        touched = 0
+    field &= GS_BIT(48) - 1
+    hand = s.hand[s.to_move]
+    if kind == MOVE_PLAY or kind == MOVE_BOMB:
+        hand &= ~played      # a shake shows its cards and keeps them
+    open_m = month_bits(field) & ctx.unseen_months
+    own_m = month_bits(field) & month_bits(hand)
+    todo = open_m | own_m
+    while todo:
+        m = gs_lowest(todo) // 4 + 1
+        todo &= todo - 1
+        if touched & GS_BIT(4 * (m - 1)):
+            month = field & GS_MONTH_MASK(m)
+            month_gains(r, ctx, month, &gain_opp, &gain_junk, &gain_own)
+        else:
+            gain_opp = ctx.opp_gain[m]
+            gain_junk = ctx.opp_junk_gain[m]
+            gain_own = ctx.own_gain[m]
+        if open_m & GS_BIT(4 * (m - 1)):
+            if gain_opp > best_points:
+                best_points = gain_opp
+            if gain_junk > best_junk:
+                best_junk = gain_junk
+        if own_m & GS_BIT(4 * (m - 1)) and gain_own > own_best:
+            own_best = gain_own
+    plane(out + A_OPEN, field & month_cards(open_m))
+    out[A_EXPOSURE] = clip8(gs_popcount(open_m))
+    out[A_EXPOSURE + 1] = clip8(gs_popcount(ctx.unseen & month_cards(open_m)))
+    out[A_EXPOSURE + 2] = clip8(best_points)
+    out[A_EXPOSURE + 3] = clip8(best_junk)
+    out[A_EXPOSURE + 4] = clip8(gs_popcount(own_m))
+    out[A_EXPOSURE + 5] = clip8(own_best)
+
+
+cdef extern from "gostop_nn.h":
+    void gs_nn_sparse_layer(const uint8_t* x, int n, const float* w, int hidden,
+                            float* out) noexcept nogil
+    void gs_nn_action_row_delta(const float* state, const uint8_t* x, int n, const uint8_t* base,
+                                int n_delta, const float* w, int hidden, float* out) noexcept nogil
+
+
+cdef void exposure_base(const GameStateC* s, const RulesC* r, const ExposureC* ctx, const float* w1a,
+                        int hidden, uint8_t* base, float* state) noexcept nogil:
+    """The exposure bytes of the field as it stands (those of a move that
+    changes nothing on it: Go, Stop) into ``base`` (EXPOSURE_FEATURES), and
+    their rows of the first layer added to the decision's state part: each
+    move then adds only the rows it changes (gs_nn_action_row_delta)."""
+    cdef uint8_t row[ACTION_FEATURES]
+    memset(row, 0, ACTION_FEATURES)     # encode_exposure writes only what is set
+    encode_exposure(s, r, ctx, 0, 0, 0, 0, row)
+    memcpy(base, row + A_OPEN, EXPOSURE_FEATURES)
+    first_layer(base, EXPOSURE_FEATURES, w1a + <int64_t>A_OPEN * hidden, hidden, state)
+
+
+cdef void move_first_layer(const float* state, const uint8_t* row, const uint8_t* base,
+                           const float* w1a, int hidden, float* out) noexcept nogil:
+    """One move's first hidden layer (after ReLU) from the decision's state
+    part with the base exposure rows in (:c:func:`exposure_base`)."""
+    gs_nn_action_row_delta(state, row, A_OPEN, base, EXPOSURE_FEATURES, w1a, hidden, out)
+
+
+cdef void encode_moves(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
+                       const float* w1a, int hidden, float* state, uint8_t* a_rows,
+                       float* h1_rows) noexcept nogil:
+    """Every legal move of a decision: its action bytes into ``a_rows`` (``n``
+    rows of ACTION_FEATURES) and its first hidden layer (after ReLU) into
+    ``h1_rows`` (``n`` rows of ``hidden``).  ``state`` is the decision's state
+    part (the bias and the state bytes' rows); the base exposure rows are added
+    to it.  One call a decision: the per-move loop stays in this module, where
+    the compiler inlines it."""
+    cdef ExposureC ctx
+    cdef uint8_t base[EXPOSURE_FEATURES]
+    cdef int j
+    exposure_context(s, r, &ctx)
+    exposure_base(s, r, &ctx, w1a, hidden, base, state)
+    for j in range(n):
+        encode_action(s, r, &ctx, moves[j], a_rows + <int64_t>j * ACTION_FEATURES)
+        move_first_layer(state, a_rows + <int64_t>j * ACTION_FEATURES, base, w1a, hidden,
+                         h1_rows + <int64_t>j * hidden)
+
+
+cdef void decision_inputs(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
+                          const float* w1s, const float* w1a, const float* b1, int hidden,
+                          uint8_t* s_row, uint8_t* a_rows, float* h1_rows) noexcept nogil:
+    """A whole decision of the seat to move: its state bytes into ``s_row``,
+    and for each of the ``n`` legal ``moves`` its action bytes and first
+    hidden layer (:c:func:`encode_moves`), from the first layer's weights
+    (``w1s`` the state rows, ``w1a`` the action rows, ``b1`` the bias)."""
+    cdef int counts[NN_SEATS]
+    cdef float state[NN_MAX_HIDDEN]
+    cdef int q
+    for q in range(s.nplayers):
+        counts[q] = gs_popcount(s.hand[q])
+    encode_state(s, r, s.to_move, counts, s_row)
+    memcpy(state, b1, hidden * sizeof(float))
+    first_layer(s_row, STATE_FEATURES, w1s, hidden, state)
+    encode_moves(s, r, moves, n, w1a, hidden, state, a_rows, h1_rows)
+
+
+cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil:
+    """``out += x @ w`` for bytes ``x`` (n entries) and ``w`` (n rows of ``hidden``):
+    only the rows of non-zero entries are read (gostop_nn.h)."""
+    gs_nn_sparse_layer(x, n, w, hidden, out)
+
+
+cdef int view_state(dict fields, GameStateC* st, int* counts) except -1:
+    """The public state of a view whose seat is to move (``parse_view`` fields)
+    with the seat's own hand, and every seat's hand size in ``counts``; returns
+    the seat.  ValueError for a view the network cannot read."""
+    cdef int q, seat = fields["seat"]
+    if fields["phase"] == PHASE_OVER:
+        raise ValueError("the hand is over")
+    if fields["to_move"] != seat:
+        raise ValueError(f"seat {seat} is not the one to move")
+    if fields["nplayers"] > NN_SEATS:
+        raise ValueError(f"the network's encoding has room for {NN_SEATS} seats")
+    fill_public(st, fields, seat)
+    for q in range(st.nplayers):
+        # a view holds the seat's own hand; the others' sizes come from the view
+        counts[q] = gs_popcount(st.hand[q]) if q == seat else int(fields["hand_counts"][q])
+    return seat
+
+
+def view_inputs(Rules rules, dict fields):
+    """``(codes, state, actions)`` of a view whose seat is to move
+    (``parse_view`` fields): the legal move codes in generation order, the
+    state bytes (STATE_FEATURES,) and the action bytes (moves, ACTION_FEATURES).
+    Built from the view's public state and the seat's own hand only."""
+    cdef GameStateC st
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int counts[NN_SEATS]
+    cdef int n, i, seat = view_state(fields, &st, counts)
+    n = generate_moves(&st, &rules.c, moves)
+    state = np.empty(STATE_FEATURES, dtype=np.uint8)
+    actions = np.empty((n, ACTION_FEATURES), dtype=np.uint8)
+    cdef uint8_t[::1] sv = state
+    cdef uint8_t[:, ::1] av = actions
+    cdef ExposureC ctx
+    encode_state(&st, &rules.c, seat, counts, &sv[0])
+    exposure_context(&st, &rules.c, &ctx)
+    for i in range(n):
+        encode_action(&st, &rules.c, &ctx, moves[i], &av[i, 0])
+    return [moves[i] for i in range(n)], state, actions
