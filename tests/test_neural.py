@@ -201,7 +201,7 @@ def test_weights_written_before_the_exposure_rows_play_as_before(tmp_path):
     give."""
     old = Network.initial((32, 16), seed=5)
     legacy = {k: v.copy() for k, v in old.params.items()}
-    legacy["w1"] = np.concatenate([legacy["w1"][:NUM_STATE_FEATURES + 168]])
+    legacy["w1"] = legacy["w1"][:NUM_STATE_FEATURES + 168].copy()
     path = tmp_path / "legacy.npz"
     header = {"format": "gostop-dmc-1", "inputs": [NUM_STATE_FEATURES, 168], "hidden": [32, 16]}
     moments = {"adam_m_w1": np.ones_like(legacy["w1"]), "adam_m_w2": np.ones_like(legacy["w2"])}

@@ -52,21 +52,6 @@ static void gs_nn_dense_layer(const float* restrict x, int n, const float* restr
     }
 }
 
-/* One legal move's first hidden layer: out = relu(state + sum of the action
-   byte rows).  `state` is the decision's state part (bias included), shared by
-   its moves; the copy and the ReLU are vectorised here (a scalar ReLU written in
-   Cython was a quarter of the actor's time). */
-GS_NN_CLONES
-static void gs_nn_action_row(const float* restrict state, const uint8_t* restrict x, int n,
-                             const float* restrict w, int hidden, float* restrict out) {
-    int j;
-    for (j = 0; j < hidden; j++)
-        out[j] = state[j];
-    gs_nn_add_rows(x, n, w, hidden, out);
-    for (j = 0; j < hidden; j++)
-        out[j] = out[j] > 0.0f ? out[j] : 0.0f;
-}
-
 /* out += (x - base) @ w over the rows where x and base differ (signed). */
 static inline void gs_nn_add_delta_rows(const uint8_t* restrict x, const uint8_t* restrict base,
                                         int n, const float* restrict w, int hidden,
@@ -83,10 +68,13 @@ static inline void gs_nn_add_delta_rows(const uint8_t* restrict x, const uint8_t
     }
 }
 
-/* As gs_nn_action_row, for a row whose last n_delta bytes mostly repeat the
-   decision's `base` bytes: `state` already holds base's rows, so only the
-   rows of the first n bytes and of the bytes that differ from base are added
-   (the exposure rows: a move changes one or two months of the field). */
+/* One legal move's first hidden layer: out = relu(state + its action rows).
+   `state` is the decision's state part (bias included) with the rows of the
+   `base` bytes already in, shared by its moves; the row's first n bytes add
+   their rows, its last n_delta bytes only where they differ from base (the
+   exposure bytes: a move changes one or two months of the field).  The copy
+   and the ReLU are vectorised here (a scalar ReLU written in Cython was a
+   quarter of the actor's time). */
 GS_NN_CLONES
 static void gs_nn_action_row_delta(const float* restrict state, const uint8_t* restrict x, int n,
                                    const uint8_t* restrict base, int n_delta,

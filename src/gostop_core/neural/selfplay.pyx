@@ -329,17 +329,13 @@ cdef class SelfPlay:
         """``(states, actions)``: copies of the input bytes of every row of
         the last :meth:`prepare`, a state per row (uint8 (rows, STATE_FEATURES)
         and (rows, ACTION_FEATURES)): what its first layer was computed from."""
-        cdef int row
-        states = np.empty((self.nrows, STATE_FEATURES), dtype=np.uint8)
+        games = np.empty((self.num_games, STATE_FEATURES), dtype=np.uint8)
         actions = np.empty((self.nrows, ACTION_FEATURES), dtype=np.uint8)
-        if self.nrows:
-            memcpy(cnp.PyArray_DATA(<cnp.ndarray>actions), self.a_rows,
-                   <size_t>self.nrows * ACTION_FEATURES)
-            for row in range(self.nrows):
-                states[row] = np.frombuffer(
-                    (self.s_rows + <int64_t>self.row_game_p[row] * STATE_FEATURES)[:STATE_FEATURES],
-                    dtype=np.uint8)
-        return states, actions
+        memcpy(cnp.PyArray_DATA(<cnp.ndarray>games), self.s_rows,
+               <size_t>self.num_games * STATE_FEATURES)
+        memcpy(cnp.PyArray_DATA(<cnp.ndarray>actions), self.a_rows,
+               <size_t>self.nrows * ACTION_FEATURES)
+        return games[self.row_game[:self.nrows]], actions
 
     def advance(self, q, double epsilon=0.0):
         """Play in every waiting game the move of the highest ``q`` (one value
