@@ -19,6 +19,7 @@ from gostop_core.neural.dmc import TrainConfig, evaluate_vs_greedy, train
 from gostop_core.neural.network import (
     Adam, Network, NeuralWeightsError, input_scale, load_network, save_network,
 )
+from gostop_core.neural.inputs import INPUT_LAYOUTS
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, SelfPlay, view_inputs
 from gostop_core.notation import parse_view
 
@@ -172,6 +173,74 @@ def test_the_exposure_rows_say_what_a_move_leaves_open(preset, players):
         (checked, seen_kinds)
 
 
+S_THREATS, A_DENY = 416, 224
+
+
+def _threats_of(view) -> list[int]:
+    """Round 12's state bytes worked out from the view: for each seat from the
+    viewer on, where the one card missing from each three-card set is (the
+    table, the viewer's hand, unseen; nothing once another seat took it), the
+    brights still to take in each place once the seat holds two, and the
+    points the seat is short of the threshold (the reference scoring)."""
+    from gostop_core.cards import CARD_CODES
+    from gostop_core.testing.reference import CHEONGDAN, CHODAN, GODORI, HONGDAN, score_pile
+    table = set(view.field) | {card_index(c) for c in (view.flip_card, view.played_card) if c is not None}
+    hand, unseen = set(view.hand), set(view.unseen)
+    brights = {card_index(c) for c in ("1B", "3B", "8B", "11B", "12B")}
+    out = []
+    for k in range(view.players):
+        pile = set(view.captured[(view.seat + k) % view.players])
+        row = []
+        for named in (GODORI, HONGDAN, CHEONGDAN, CHODAN):
+            missing = {card_index(c) for c in named} - pile
+            row += [int(bool(missing & place)) if len(missing) == 1 else 0
+                    for place in (table, hand, unseen)]
+        live = brights - pile
+        row += [len(live & place) if len(brights & pile) >= 2 else 0 for place in (table, hand, unseen)]
+        total = score_pile([CARD_CODES[c] for c in pile], view.rules)
+        row.append(max(0, view.rules.threshold(view.players) - total))
+        out += row
+    return out + [0] * (48 - len(out))
+
+
+def _denial_of(view, taken: set[int]) -> list[int]:
+    """Round 12's action bytes: what the field cards a move takes would bring
+    the next seat, in points and junk (the reference scoring)."""
+    from gostop_core.cards import CARD_CODES
+    from gostop_core.testing.reference import _rules_namespace, plain_junk_value, score_pile
+    taken = taken & set(view.field)
+    if not taken:
+        return [0, 0]
+    nxt = [CARD_CODES[c] for c in view.captured[(view.seat + 1) % view.players]]
+    more = nxt + [CARD_CODES[c] for c in taken]
+    rules = _rules_namespace(view.rules)
+    return [max(0, score_pile(more, view.rules) - score_pile(nxt, view.rules)),
+            plain_junk_value(set(more), rules) - plain_junk_value(set(nxt), rules)]
+
+
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2)])
+def test_the_threat_and_denial_bytes_say_what_each_seat_is_near(preset, players):
+    """Round 12's inputs: the state's threat bytes of every position through
+    whole hands, and every legal move's denial bytes, agree with the same
+    worked out from the view with the reference scoring; some of each are set."""
+    rng = np.random.default_rng(12)
+    states = denials = 0
+    for seed in range(12):
+        game = Game(preset, players, seed=seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            view = game.view(game.turn)
+            codes, state, actions = view_inputs(*parse_view(view.to_str()))
+            assert list(state[S_THREATS:]) == _threats_of(view), (seed, view.to_str())
+            states += int(state[S_THREATS:].reshape(-1, 16)[:, :15].any())
+            for code, row in zip(codes, actions):
+                taken = {c for c in range(50) if row[A_TAKEN + c]}
+                assert list(row[A_DENY:A_DENY + 2]) == _denial_of(view, taken), (seed, code)
+                denials += int(row[A_DENY] > 0)
+            game.push(legal[int(rng.integers(len(legal)))])
+    assert states > 50 and denials > 10, (states, denials)
+
+
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2)])
 def test_the_actors_first_layer_is_the_networks_on_its_inputs(preset, players):
     """Every row the actor hands over (its first layer in C: the state part,
@@ -195,34 +264,47 @@ def test_the_actors_first_layer_is_the_networks_on_its_inputs(preset, players):
     assert checked > 1000
 
 
-def test_weights_written_before_the_exposure_rows_play_as_before(tmp_path):
-    """A weights file of the 168 action bytes of rounds 6-10 (the shipped ones)
-    is read with zero weights on the new rows: every Q is the one the old rows
-    give."""
+@pytest.mark.parametrize("layout", INPUT_LAYOUTS[:-1])
+def test_weights_written_with_older_inputs_play_as_before(tmp_path, layout):
+    """A weights file of an older input layout (rounds 6-10: 416 state and 168
+    action bytes; round 11: 416 and 224) is read with zero weights on the rows
+    added since: every Q is the one its own rows give on its own bytes."""
+    s_old, a_old = layout
     old = Network.initial((32, 16), seed=5)
     legacy = {k: v.copy() for k, v in old.params.items()}
-    legacy["w1"] = legacy["w1"][:NUM_STATE_FEATURES + 168].copy()
+    w1 = legacy["w1"]
+    legacy["w1"] = np.concatenate([w1[:s_old], w1[NUM_STATE_FEATURES:NUM_STATE_FEATURES + a_old]])
     path = tmp_path / "legacy.npz"
-    header = {"format": "gostop-dmc-1", "inputs": [NUM_STATE_FEATURES, 168], "hidden": [32, 16]}
+    header = {"format": "gostop-dmc-1", "inputs": [s_old, a_old], "hidden": [32, 16]}
     moments = {"adam_m_w1": np.ones_like(legacy["w1"]), "adam_m_w2": np.ones_like(legacy["w2"])}
     np.savez(path, **legacy, **moments, header=np.frombuffer(json.dumps(header).encode(), np.uint8))
     net, extra = load_network(path, with_extra=True)
+    new_rows = np.r_[s_old:NUM_STATE_FEATURES, NUM_STATE_FEATURES + a_old:NUM_STATE_FEATURES + NUM_ACTION_FEATURES]
     # a checkpoint's Adam moments of w1 are padded the same way (--resume goes on)
     assert extra["adam_m_w1"].shape == net.params["w1"].shape
-    assert not extra["adam_m_w1"][NUM_STATE_FEATURES + 168:].any()
+    assert not extra["adam_m_w1"][new_rows].any() and extra["adam_m_w1"][:s_old].all()
     assert extra["adam_m_w2"].shape == legacy["w2"].shape
     assert net.params["w1"].shape == (NUM_STATE_FEATURES + NUM_ACTION_FEATURES, 32)
-    assert not net.params["w1"][NUM_STATE_FEATURES + 168:].any()
-    assert net.header["inputs_padded_from"] == [NUM_STATE_FEATURES, 168]
-    game = Game("casual", seed=4)
-    _codes, state, actions = view_inputs(*parse_view(game.view(game.turn).to_str()))
+    assert not net.params["w1"][new_rows].any()
+    assert net.header["inputs_padded_from"] == [s_old, a_old]
     scale = input_scale()
-    x_old = np.concatenate([np.repeat(state[None], len(actions), 0), actions[:, :168]], 1)
-    h = np.maximum(x_old * scale[:NUM_STATE_FEATURES + 168] @ legacy["w1"] + legacy["b1"], 0)
-    h2 = np.maximum(h @ legacy["w2"] + legacy["b2"], 0)
-    expected = (h2 @ legacy["w3"] + legacy["b3"][0]) * 10.0
-    assert net.q_values(state, actions) == pytest.approx(expected, rel=1e-4, abs=1e-4)
-    # a file whose header claims the new inputs but holds the old rows is refused
+    old_scale = np.concatenate([scale[:s_old], scale[NUM_STATE_FEATURES:NUM_STATE_FEATURES + a_old]])
+    checked = 0
+    for seed in range(4):
+        game = Game("casual", seed=seed)
+        for _ in range(6):
+            _codes, state, actions = view_inputs(*parse_view(game.view(game.turn).to_str()))
+            x_old = np.concatenate([np.repeat(state[None, :s_old], len(actions), 0), actions[:, :a_old]], 1)
+            h = np.maximum(x_old * old_scale @ legacy["w1"] + legacy["b1"], 0)
+            h2 = np.maximum(h @ legacy["w2"] + legacy["b2"], 0)
+            expected = (h2 @ legacy["w3"] + legacy["b3"][0]) * 10.0
+            assert net.q_values(state, actions) == pytest.approx(expected, rel=1e-4, abs=1e-4)
+            checked += 1
+            game.push(next(iter(game.legal_moves)))
+            if game.is_over():
+                break
+    assert checked >= 12
+    # a file whose header claims the latest inputs but holds the old rows is refused
     header["inputs"] = [NUM_STATE_FEATURES, NUM_ACTION_FEATURES]
     np.savez(path, **legacy, header=np.frombuffer(json.dumps(header).encode(), np.uint8))
     with pytest.raises(NeuralWeightsError, match="w1 has shape"):

@@ -5,12 +5,14 @@ from gostop_core.movegen cimport GameStateC
 
 cdef enum:
     NN_SEATS = 3             # seats the encoding has room for (2 and 3 players)
-    STATE_FEATURES = 416     # encode_state: 7 card planes of 50, 16 per seat, the globals
-    ACTION_FEATURES = 224    # encode_action: kind, card, target, taken planes, gains, exposure
-    LEGACY_ACTION_FEATURES = 168   # before the exposure rows (weights files of 0.x)
+    STATE_FEATURES = 464     # encode_state: 7 card planes of 50, 16 per seat, the globals, threats
+    S_THREATS = 416          # state bytes: 16 a seat, the sets it is one card from (round 12)
+    THREATS_PER_SEAT = 16
+    ACTION_FEATURES = 226    # encode_action: kind, card, target, taken planes, gains, exposure, denial
     A_OPEN = 168             # action bytes: the cards a move leaves open to an unseen match
     A_EXPOSURE = 218         # action bytes: counts of what it leaves open and sets up
-    EXPOSURE_FEATURES = 56   # A_OPEN to the end
+    A_DENY = 224             # action bytes: what the field cards it takes were worth to the next seat
+    EXPOSURE_FEATURES = 58   # A_OPEN to the end: the bytes a move changes from its decision's base
     NN_MAX_HIDDEN = 1024
 
 cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
@@ -18,6 +20,7 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
 cdef struct ExposureC:
     # what the moves of one decision share for encode_action's exposure rows
     uint64_t unseen, unseen_months, shown, opp_pile, own_pile
+    uint64_t gain_months      # month_bits of the months whose gains below are worked out
     int32_t opp_base, opp_junk, own_base
     int32_t opp_gain[13], opp_junk_gain[13], own_gain[13]   # by month, the field as it is
 

@@ -3,10 +3,12 @@
 One network scores every legal move: Q(state, action), the expected net points
 of the seat to move.  :c:func:`encode_state` writes the seat's view (its hand,
 the field, every seat's pile, the unseen cards, each seat's scoring counts, Go
-counts, shakes and bombs, the stock, the phase, the threshold) and
-:c:func:`encode_action` one legal move (its kind, the card played, the field
-card it names, the cards it takes at once and the points they bring, and what
-it leaves open on the field to the next seat and to its own next play); both read
+counts, shakes and bombs, the stock, the phase, the threshold, and the sets each
+seat is one card from with where that card is) and :c:func:`encode_action` one
+legal move (its kind, the card played, the field card it names, the cards it
+takes at once and the points they bring, what it leaves open on the field to
+the next seat and to its own next play, and what the field cards it takes were
+worth to the next seat); both read
 only what the seat can see, so a view's public state with the seat's own hand
 gives the same bytes as the full game.  Every entry is a small whole number.
 
@@ -23,7 +25,10 @@ from libc.string cimport memset, memcpy
 cimport numpy as cnp
 import numpy as np
 
-from gostop_core.cards cimport GS_BIT, GS_NO_CARD, GS_MONTH_MASK, gs_popcount, gs_lowest
+from gostop_core.cards cimport (
+    GS_BIT, GS_NO_CARD, GS_MONTH_MASK, gs_popcount, gs_lowest, GS_MASK_BRIGHT, GS_MASK_GODORI,
+    GS_MASK_HONGDAN, GS_MASK_CHEONGDAN, GS_MASK_CHODAN,
+)
 from gostop_core.rules cimport RulesC, Rules, rules_threshold, PAY_SCORE_ONCE
 from gostop_core.scoring cimport ScoreC, score_pile, score_total, junk_value
 from gostop_core.movegen cimport (
@@ -38,7 +43,12 @@ cnp.import_array()
 #: Python copies of the input sizes.
 NUM_STATE_FEATURES = STATE_FEATURES
 NUM_ACTION_FEATURES = ACTION_FEATURES
-NUM_LEGACY_ACTION_FEATURES = LEGACY_ACTION_FEATURES
+#: The (state, action) byte counts weights files have been written with, oldest
+#: first: rounds 6-10, round 11 (the exposure rows), round 12 (the threats and the
+#: denial).  Each added its bytes at the end of the state or the action bytes, so an
+#: older file reads with zero rows for the new ones (network.load_network).
+INPUT_LAYOUTS = ((416, 168), (416, 224), (STATE_FEATURES, ACTION_FEATURES))
+NUM_LEGACY_ACTION_FEATURES = INPUT_LAYOUTS[0][1]
 
 cdef enum:
     PLANES = 350             # 7 card planes of 50
@@ -63,6 +73,44 @@ cdef inline void plane(uint8_t* out, uint64_t cards) noexcept nogil:
         cards &= cards - 1
 
 
+cdef inline void set_threat(uint64_t pile, uint64_t set_cards, uint64_t table, uint64_t hand,
+                            uint64_t unseen, uint8_t* f) noexcept nogil:
+    # one card short of a set: where the missing card is (none of the three when
+    # another seat has taken it)
+    cdef uint64_t missing = set_cards & ~pile
+    if gs_popcount(missing) == 1:
+        f[0] = 1 if missing & table else 0
+        f[1] = 1 if missing & hand else 0
+        f[2] = 1 if missing & unseen else 0
+
+
+cdef void encode_threats(const GameStateC* s, const RulesC* r, int seat, uint64_t table,
+                         uint64_t unseen, const int32_t* scores, uint8_t* out) noexcept nogil:
+    """The sets each seat (from ``seat`` on) is one card from, and where that
+    card is as ``seat`` sees it: on the table (the field or a shown card), in
+    ``seat``'s hand, or unseen; for three brights, how many brights still to
+    take are in each place once the seat holds two; and the points each seat
+    is short of the threshold.  THREATS_PER_SEAT bytes a seat."""
+    cdef int n = s.nplayers, k, q = seat
+    cdef uint64_t pile, live, hand = s.hand[seat]
+    cdef int32_t threshold = rules_threshold(r, n)
+    cdef uint8_t* f
+    for k in range(n if n < NN_SEATS else NN_SEATS):
+        pile = s.captured[q]
+        f = out + THREATS_PER_SEAT * k
+        set_threat(pile, GS_MASK_GODORI, table, hand, unseen, f)
+        set_threat(pile, GS_MASK_HONGDAN, table, hand, unseen, f + 3)
+        set_threat(pile, GS_MASK_CHEONGDAN, table, hand, unseen, f + 6)
+        set_threat(pile, GS_MASK_CHODAN, table, hand, unseen, f + 9)
+        if gs_popcount(pile & GS_MASK_BRIGHT) >= 2:
+            live = GS_MASK_BRIGHT & ~pile
+            f[12] = clip8(gs_popcount(live & table))
+            f[13] = clip8(gs_popcount(live & hand))
+            f[14] = clip8(gs_popcount(live & unseen))
+        f[15] = clip8(threshold - scores[k])
+        q = q + 1 if q + 1 < n else 0
+
+
 cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
                        uint8_t* out) noexcept nogil:
     """The view of ``seat`` as STATE_FEATURES bytes; ``hand_counts[q]`` is how
@@ -71,6 +119,7 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
     cdef uint64_t shown = 0, visible
     cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
     cdef ScoreC sc
+    cdef int32_t scores[NN_SEATS]
     cdef uint8_t* f
     memset(out, 0, STATE_FEATURES)
     if s.flip_card != GS_NO_CARD:
@@ -92,6 +141,7 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
         f[0] = 1
         f[1] = clip8(hand_counts[q])
         f[2] = clip8(sc.total)
+        scores[k] = sc.total
         f[3] = clip8(sc.brights)
         f[4] = clip8(sc.ribbons)
         f[5] = clip8(sc.animals)
@@ -107,6 +157,7 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
         f[15] = 1 if s.dealer == q else 0
         q = q + 1 if q + 1 < n else 0
     plane(out + 300, pack & ~visible)
+    encode_threats(s, r, seat, s.field | shown, pack & ~visible, scores, out + S_THREATS)
     f = out + GLOBALS
     f[0] = clip8(s.stock_len - s.stock_pos)
     f[1] = 1 if s.to_move == seat else 0
@@ -125,7 +176,7 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* c
     """One legal move of the seat to move as ACTION_FEATURES bytes; ``ctx`` is
     :c:func:`exposure_context` of the same state (computed once a decision)."""
     cdef int kind = move_kind(move), card = move_card(move), target = move_target(move)
-    cdef int p = s.to_move
+    cdef int p = s.to_move, m
     cdef uint64_t taken, pile = s.captured[p], cards = 0
     memset(out, 0, ACTION_FEATURES)
     if 1 <= kind <= 12:
@@ -148,6 +199,18 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* c
         out[A_GAINS + 1] = clip8(gs_popcount(taken))
         out[A_GAINS + 2] = clip8(junk_value(pile | taken, r) - junk_value(pile, r))
     encode_exposure(s, r, ctx, kind, card, cards, taken, out)
+    # the field cards it takes, which the next seat can no longer take; most
+    # moves take a whole month of the field, whose worth ctx has already
+    taken &= s.field
+    if taken:
+        m = gs_lowest(taken) // 4 + 1
+        if m <= 12 and taken == s.field & GS_MONTH_MASK(m) \
+                and ctx.gain_months & GS_BIT(4 * (m - 1)):
+            out[A_DENY] = clip8(ctx.opp_gain[m])
+            out[A_DENY + 1] = clip8(ctx.opp_junk_gain[m])
+        else:
+            out[A_DENY] = clip8(score_total(ctx.opp_pile | taken, r) - ctx.opp_base)
+            out[A_DENY + 1] = clip8(junk_value(ctx.opp_pile | taken, r) - ctx.opp_junk)
 
 
 cdef inline uint64_t month_bits(uint64_t cards) noexcept nogil:
@@ -197,6 +260,7 @@ cdef void exposure_context(const GameStateC* s, const RulesC* r, ExposureC* ctx)
     # the gains of the months on the field that a move may leave open or
     # take next turn (an unseen card or the mover's hand matches them)
     todo = month_bits(s.field) & (ctx.unseen_months | month_bits(s.hand[p]))
+    ctx.gain_months = todo
     while todo:
         m = gs_lowest(todo) // 4 + 1
         todo &= todo - 1

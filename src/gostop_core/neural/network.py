@@ -21,9 +21,8 @@ import numpy as np
 
 from gostop_core.errors import GoStopError
 from gostop_core.outfiles import write_output
-from gostop_core.neural.selfplay import (
-    NUM_ACTION_FEATURES, NUM_LEGACY_ACTION_FEATURES, NUM_STATE_FEATURES,
-)
+from gostop_core.neural.inputs import INPUT_LAYOUTS
+from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES
 
 __all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
            "input_scale", "load_network", "read_npz", "save_network", "DEFAULT_WEIGHTS",
@@ -33,9 +32,6 @@ __all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
 RETURN_SCALE = 10.0
 NETWORK_FORMAT = "gostop-dmc-1"
 INPUTS = NUM_STATE_FEATURES + NUM_ACTION_FEATURES
-#: The inputs of weights files written before the exposure rows (round 11): such a
-#: file is read with zero weights on the new rows, so it plays exactly as before.
-LEGACY_INPUTS = NUM_STATE_FEATURES + NUM_LEGACY_ACTION_FEATURES
 #: The weights shipped with the package (2 players, casual).
 DEFAULT_WEIGHTS = Path(__file__).with_name("casual2.npz")
 #: The networks shipped, keyed by preset name and player count.  A table of exactly
@@ -67,6 +63,10 @@ def input_scale() -> np.ndarray:
     1/10 for counts and scores."""
     scale = np.ones(INPUTS, dtype=np.float32)
     scale[350:NUM_STATE_FEATURES] = 0.1
+    # the threats' where-is-the-card flags learn at the planes' rate; each seat's
+    # points short of the threshold is a count
+    threats = scale[INPUT_LAYOUTS[1][0]:NUM_STATE_FEATURES].reshape(-1, 16)
+    threats[:, :15] = 1.0
     scale[NUM_STATE_FEATURES + 162:NUM_STATE_FEATURES + 168] = 0.1   # the move's gains
     scale[NUM_STATE_FEATURES + 218:] = 0.1   # the exposure counts (the open plane stays 1)
     return scale
@@ -251,6 +251,17 @@ def read_npz(path: str | os.PathLike, error: type[Exception], what: str
     return arrays, header
 
 
+def _padded_rows(a: np.ndarray, layout: tuple[int, int], width: int) -> np.ndarray:
+    """A first-layer array (or its Adam moments) of an older ``layout`` with
+    zero rows where the latest inputs added theirs: after the state bytes and
+    after the action bytes."""
+    s, n = layout
+    if a.ndim != 2 or a.shape != (s + n, width) or a.dtype.kind != "f":
+        return a
+    return np.concatenate([a[:s], np.zeros((NUM_STATE_FEATURES - s, width), a.dtype),
+                           a[s:], np.zeros((NUM_ACTION_FEATURES - n, width), a.dtype)])
+
+
 def load_network(path: str | os.PathLike | None = None, with_extra: bool = False):
     """The network of ``path`` (default: the shipped weights), validated;
     with ``with_extra``, ``(network, {other arrays})``."""
@@ -264,17 +275,14 @@ def load_network(path: str | os.PathLike | None = None, with_extra: bool = False
             raise NeuralWeightsError(f"{path}: no array {k!r}")
         if arrays[k].dtype.kind != "f" or not np.all(np.isfinite(arrays[k])):
             raise NeuralWeightsError(f"{path}: {k} is not an array of finite numbers")
-    if arrays["w1"].ndim == 2 and arrays["w1"].shape[0] == LEGACY_INPUTS \
-            and header.get("inputs", [NUM_STATE_FEATURES, NUM_LEGACY_ACTION_FEATURES]) \
-            == [NUM_STATE_FEATURES, NUM_LEGACY_ACTION_FEATURES]:
-        # Written before the exposure rows: they start at zero, every Q as before
-        # (Adam's moments of w1 in a checkpoint likewise).
-        width = arrays["w1"].shape[1]
-        for k, a in arrays.items():
-            if a.ndim == 2 and a.shape == (LEGACY_INPUTS, width) and a.dtype.kind == "f":
-                arrays[k] = np.concatenate([a, np.zeros((INPUTS - LEGACY_INPUTS, width), a.dtype)])
+    layout = header.get("inputs", list(INPUT_LAYOUTS[0]))
+    if arrays["w1"].ndim == 2 and isinstance(layout, list) \
+            and tuple(layout) in INPUT_LAYOUTS[:-1] and arrays["w1"].shape[0] == sum(layout):
+        # Written before the latest inputs: the new rows start at zero, every Q as
+        # before (Adam's moments of w1 in a checkpoint likewise).
+        arrays = {k: _padded_rows(a, tuple(layout), arrays["w1"].shape[1]) for k, a in arrays.items()}
         header = dict(header, inputs=[NUM_STATE_FEATURES, NUM_ACTION_FEATURES],
-                      inputs_padded_from=[NUM_STATE_FEATURES, NUM_LEGACY_ACTION_FEATURES])
+                      inputs_padded_from=list(layout))
     h1 = arrays["w1"].shape[1] if arrays["w1"].ndim == 2 else -1
     h2 = arrays["w2"].shape[1] if arrays["w2"].ndim == 2 else -1
     shapes = {"w1": (INPUTS, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "w3": (h2,), "b3": (1,)}
