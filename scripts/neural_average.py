@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="write the average here")
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=500_000)
-    ap.add_argument("--rules", default="casual")
-    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--rules", help="the table evaluated (default: the run's, from the checkpoints)")
+    ap.add_argument("--players", type=int, help="default: the run's")
     ap.add_argument("--each", action="store_true", help="evaluate every checkpoint too")
     args = ap.parse_args(argv)
     if args.seed + args.deals > 1_000_000:
@@ -52,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     nets = [load_network(p) for p in args.checkpoints]
     nets.sort(key=lambda n: int(n.header.get("hands", 0)))
+    # the table the run trained on, unless told: a standard run's average is
+    # judged in chips at a standard table, not in points at a casual one
+    config = nets[-1].header.get("config") or {}
+    args.rules = args.rules or config.get("rules", "casual")
+    args.players = args.players or int(config.get("players", 2))
     if args.each:
         for n in nets:
             r = evaluate_vs_greedy(n, args.rules, args.players, args.deals, args.seed)

@@ -155,6 +155,22 @@ def test_the_averaging_script_writes_the_mean_network_with_its_sources(tmp_path,
     assert "average of 3" in capsys.readouterr().out
     # report deals are not for choosing weights: the script keeps to the tuning range
     assert script.main([str(paths[0]), "--seed", "2000000"]) == 2
+    # a run's checkpoints are judged at the run's table unless told otherwise: the
+    # standard run's average in chips, at a standard table (the one evaluate_vs_greedy
+    # plays there, not the casual one)
+    from gostop_core.neural.dmc import evaluate_vs_greedy
+    std = []
+    for seed in (4, 5):
+        path = tmp_path / f"std{seed}.npz"
+        save_network(path, Network.initial((16, 8), seed=seed),
+                     header={"hands": seed, "config": {"rules": "standard", "players": 2}})
+        std.append(path)
+    out = tmp_path / "std_avg.npz"
+    assert script.main([str(p) for p in std] + ["--out", str(out), "--deals", "6"]) == 0
+    avg = load_network(out)
+    expected = evaluate_vs_greedy(avg, "standard", 2, 6, 500_000)["points"]
+    assert avg.header["tuning_eval"]["points"] == pytest.approx(expected)
+    assert expected != pytest.approx(evaluate_vs_greedy(avg, "casual", 2, 6, 500_000)["points"])
     save_network(tmp_path / "other.npz", Network.initial((8, 8), seed=1))
     with pytest.raises(ValueError, match="different shapes"):
         script.main([str(paths[0]), str(tmp_path / "other.npz")])
