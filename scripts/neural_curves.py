@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search-reference", type=float,
                     help="the starting network against the search")
     ap.add_argument("--title", default="2 players casual, from the shipped network")
+    ap.add_argument("--unit", default="points", help="what a game pays: points, or chips (standard)")
     args = ap.parse_args(argv)
     if not args.run:
         ap.error("give at least one --run")
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.reference is not None:
         left.axhline(args.reference, color="grey", ls="--", lw=0.8, label="start")
     left.set_xlabel("self-play hands in all (millions)")
-    left.set_ylabel("points a game against greedy")
+    left.set_ylabel(f"{args.unit} a game against greedy")
     left.set_title(args.title, fontsize=9)
     left.legend(fontsize=8)
     if args.search:
@@ -84,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             right.axhline(args.search_reference, color="grey", ls="--", lw=0.8, label="start")
         right.axhline(0, color="black", lw=0.6)
         right.set_xlabel("self-play hands in all (millions)")
-        right.set_ylabel("points a game against the search")
+        right.set_ylabel(f"{args.unit} a game against the search")
         right.set_title("each checkpoint against expectimax-v1", fontsize=9)
         right.legend(fontsize=8)
     fig.tight_layout()
