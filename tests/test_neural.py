@@ -88,6 +88,19 @@ def test_a_banked_bonus_card_is_named_as_taken_with_the_junk_it_brings():
 A_CARD, A_TAKEN, A_OPEN, A_EXPOSURE = 12, 112, 168, 218
 
 
+def _random_hands(preset: str, players: int, rng_seed: int, deals: int = 12):
+    """Every decision of ``deals`` whole hands played at random: (deal seed, the
+    mover's view, and its inputs as view_inputs gives them)."""
+    rng = np.random.default_rng(rng_seed)
+    for seed in range(deals):
+        game = Game(preset, players, seed=seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            view = game.view(game.turn)
+            yield (seed, view, *view_inputs(*parse_view(view.to_str())))
+            game.push(legal[int(rng.integers(len(legal)))])
+
+
 def _exposure_of(view, move, taken: set[int]) -> tuple[set[int], list[int]]:
     """The exposure rows of one move, worked out from the view with the
     reference scoring (testing/reference.py): the field the move leaves
@@ -151,24 +164,17 @@ def test_the_exposure_rows_say_what_a_move_leaves_open(preset, players):
     """Round 11's action rows: for every legal move of positions through whole
     hands, the open cards and the six counts agree with the same worked out
     from the view with the reference scoring."""
-    rng = np.random.default_rng(7)
     checked = 0
     seen_kinds: set[str] = set()
-    for seed in range(12):
-        game = Game(preset, players, seed=seed)
-        while not game.is_over():
-            legal = list(game.legal_moves)
-            view = game.view(game.turn)
-            codes, _state, actions = view_inputs(*parse_view(view.to_str()))
-            for code, row in zip(codes, actions):
-                move = Move.from_code(code)
-                taken = {c for c in range(50) if row[A_TAKEN + c]}
-                open_cards, counts = _exposure_of(view, move, taken)
-                assert {c for c in range(50) if row[A_OPEN + c]} == open_cards, (seed, str(move))
-                assert list(row[A_EXPOSURE:A_EXPOSURE + 6]) == counts, (seed, str(move))
-                checked += 1
-                seen_kinds.add(move.kind)
-            game.push(legal[int(rng.integers(len(legal)))])
+    for seed, view, codes, _state, actions in _random_hands(preset, players, rng_seed=7):
+        for code, row in zip(codes, actions):
+            move = Move.from_code(code)
+            taken = {c for c in range(50) if row[A_TAKEN + c]}
+            open_cards, counts = _exposure_of(view, move, taken)
+            assert {c for c in range(50) if row[A_OPEN + c]} == open_cards, (seed, str(move))
+            assert list(row[A_EXPOSURE:A_EXPOSURE + 6]) == counts, (seed, str(move))
+            checked += 1
+            seen_kinds.add(move.kind)
     assert checked > 500 and {"play", "flip", "bomb", "go", "stop"} <= seen_kinds, \
         (checked, seen_kinds)
 
@@ -223,21 +229,14 @@ def test_the_threat_and_denial_bytes_say_what_each_seat_is_near(preset, players)
     """Round 12's inputs: the state's threat bytes of every position through
     whole hands, and every legal move's denial bytes, agree with the same
     worked out from the view with the reference scoring; some of each are set."""
-    rng = np.random.default_rng(12)
     states = denials = 0
-    for seed in range(12):
-        game = Game(preset, players, seed=seed)
-        while not game.is_over():
-            legal = list(game.legal_moves)
-            view = game.view(game.turn)
-            codes, state, actions = view_inputs(*parse_view(view.to_str()))
-            assert list(state[S_THREATS:]) == _threats_of(view), (seed, view.to_str())
-            states += int(state[S_THREATS:].reshape(-1, 16)[:, :15].any())
-            for code, row in zip(codes, actions):
-                taken = {c for c in range(50) if row[A_TAKEN + c]}
-                assert list(row[A_DENY:A_DENY + 2]) == _denial_of(view, taken), (seed, code)
-                denials += int(row[A_DENY] > 0)
-            game.push(legal[int(rng.integers(len(legal)))])
+    for seed, view, codes, state, actions in _random_hands(preset, players, rng_seed=12):
+        assert list(state[S_THREATS:]) == _threats_of(view), (seed, view.to_str())
+        states += int(state[S_THREATS:].reshape(-1, 16)[:, :15].any())
+        for code, row in zip(codes, actions):
+            taken = {c for c in range(50) if row[A_TAKEN + c]}
+            assert list(row[A_DENY:A_DENY + 2]) == _denial_of(view, taken), (seed, code)
+            denials += int(row[A_DENY] > 0)
     assert states > 50 and denials > 10, (states, denials)
 
 
