@@ -189,10 +189,10 @@ def _threats_of(view) -> list[int]:
     brights still to take in each place once the seat holds two, and the
     points the seat is short of the threshold (the reference scoring)."""
     from gostop_core.cards import CARD_CODES
-    from gostop_core.testing.reference import CHEONGDAN, CHODAN, GODORI, HONGDAN, score_pile
+    from gostop_core.testing.reference import CHEONGDAN, CHODAN, GODORI, HONGDAN, kind_of, score_pile
     table = set(view.field) | {card_index(c) for c in (view.flip_card, view.played_card) if c is not None}
     hand, unseen = set(view.hand), set(view.unseen)
-    brights = {card_index(c) for c in ("1B", "3B", "8B", "11B", "12B")}
+    brights = {card_index(c) for c in CARD_CODES if kind_of(c) == "B"}
     out = []
     for k in range(view.players):
         pile = set(view.captured[(view.seat + k) % view.players])

@@ -48,6 +48,9 @@ NUM_ACTION_FEATURES = ACTION_FEATURES
 #: denial).  Each added its bytes at the end of the state or the action bytes, so an
 #: older file reads with zero rows for the new ones (network.load_network).
 INPUT_LAYOUTS = ((416, 168), (416, 224), (STATE_FEATURES, ACTION_FEATURES))
+#: Where the state's threat bytes start, and how many a seat has (the last is a count).
+THREATS_START = S_THREATS
+THREATS_PER_SEAT_BYTES = THREATS_PER_SEAT
 NUM_LEGACY_ACTION_FEATURES = INPUT_LAYOUTS[0][1]
 
 cdef enum:
@@ -116,7 +119,7 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
     """The view of ``seat`` as STATE_FEATURES bytes; ``hand_counts[q]`` is how
     many cards seat q holds (the only thing read of another seat's hand)."""
     cdef int n = s.nplayers, k, q
-    cdef uint64_t shown = 0, visible
+    cdef uint64_t shown = 0, visible, unseen
     cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
     cdef ScoreC sc
     cdef int32_t scores[NN_SEATS]
@@ -156,8 +159,9 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
         f[14] = clip8(s.flip_only[q])
         f[15] = 1 if s.dealer == q else 0
         q = q + 1 if q + 1 < n else 0
-    plane(out + 300, pack & ~visible)
-    encode_threats(s, r, seat, s.field | shown, pack & ~visible, scores, out + S_THREATS)
+    unseen = pack & ~visible
+    plane(out + 300, unseen)
+    encode_threats(s, r, seat, s.field | shown, unseen, scores, out + S_THREATS)
     f = out + GLOBALS
     f[0] = clip8(s.stock_len - s.stock_pos)
     f[1] = 1 if s.to_move == seat else 0
@@ -200,7 +204,7 @@ cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* c
         out[A_GAINS + 2] = clip8(junk_value(pile | taken, r) - junk_value(pile, r))
     encode_exposure(s, r, ctx, kind, card, cards, taken, out)
     # the field cards it takes, which the next seat can no longer take; most
-    # moves take a whole month of the field, whose worth ctx has already
+    # moves take a whole month of the field, whose worth ctx has worked out
     taken &= s.field
     if taken:
         m = gs_lowest(taken) // 4 + 1

@@ -21,7 +21,7 @@ import numpy as np
 
 from gostop_core.errors import GoStopError
 from gostop_core.outfiles import write_output
-from gostop_core.neural.inputs import INPUT_LAYOUTS
+from gostop_core.neural.inputs import INPUT_LAYOUTS, THREATS_PER_SEAT_BYTES, THREATS_START
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES
 
 __all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
@@ -65,8 +65,8 @@ def input_scale() -> np.ndarray:
     scale[350:NUM_STATE_FEATURES] = 0.1
     # the threats' where-is-the-card flags learn at the planes' rate; each seat's
     # points short of the threshold is a count
-    threats = scale[INPUT_LAYOUTS[1][0]:NUM_STATE_FEATURES].reshape(-1, 16)
-    threats[:, :15] = 1.0
+    threats = scale[THREATS_START:NUM_STATE_FEATURES].reshape(-1, THREATS_PER_SEAT_BYTES)
+    threats[:, :-1] = 1.0
     scale[NUM_STATE_FEATURES + 162:NUM_STATE_FEATURES + 168] = 0.1   # the move's gains
     scale[NUM_STATE_FEATURES + 218:] = 0.1   # the exposure counts (the open plane stays 1)
     return scale
