@@ -20,6 +20,7 @@ from gostop_core.neural.network import (
     Adam, Network, NeuralWeightsError, input_scale, load_network, save_network,
 )
 from gostop_core.neural.inputs import INPUT_LAYOUTS
+from gostop_core.rules import Rules
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, SelfPlay, view_inputs
 from gostop_core.notation import parse_view
 
@@ -240,7 +241,8 @@ def test_the_threat_and_denial_bytes_say_what_each_seat_is_near(preset, players)
     assert states > 50 and denials > 10, (states, denials)
 
 
-@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2)])
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2),
+                                            ("traditional", 2)])
 def test_the_actors_first_layer_is_the_networks_on_its_inputs(preset, players):
     """Every row the actor hands over (its first layer in C: the state part,
     the decision's base exposure rows, each move's own and changed rows) is
@@ -249,7 +251,8 @@ def test_the_actors_first_layer_is_the_networks_on_its_inputs(preset, players):
     net = Network.initial((48, 24), seed=4)
     sp = SelfPlay(64, preset, players, seed=2, weights=net.play_weights())
     w = net.play_weights()
-    checked = 0
+    pack = 50 if Rules(preset).bonus_cards else 48
+    checked = folded = 0
     for _ in range(40):
         h1 = sp.prepare()
         states, actions = sp.inputs()
@@ -258,9 +261,16 @@ def test_the_actors_first_layer_is_the_networks_on_its_inputs(preset, players):
         expected = np.maximum(x @ w["w1"] + w["b1"], 0)
         np.testing.assert_allclose(h1, expected, rtol=1e-4, atol=1e-4)
         assert actions[:, 168:].any()      # the exposure rows are in play
+        # the actor adds the visible cards' rows with the unseen plane folded in
+        # (inputs.fold_state_rows) where the seven card planes hold each card of
+        # the pack once, and every row otherwise (a flipped card shown and on the
+        # field): the check above covers both
+        per_card = states[:, :350].reshape(-1, 7, 50).sum(axis=1)
+        once = (per_card[:, :pack] == 1).all(axis=1) & (per_card[:, pack:] == 0).all(axis=1)
+        folded += int(once.sum())
         checked += h1.shape[0]
         sp.advance(net.head(h1), 0.1)
-    assert checked > 1000
+    assert checked > 1000 and folded > 0.9 * checked
 
 
 @pytest.mark.parametrize("layout", INPUT_LAYOUTS[:-1])

@@ -14,9 +14,15 @@ cdef enum:
     A_DENY = 224             # action bytes: what the field cards it takes were worth to the next seat
     EXPOSURE_FEATURES = 58   # A_OPEN to the end: the bytes a move changes from its decision's base
     NN_MAX_HIDDEN = 1024
+    VISIBLE_PLANES = 6       # the card planes before the unseen one: hand, field, shown, three piles
 
-cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
-                       uint8_t* out) noexcept nogil
+cdef bint encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
+                       uint8_t* out, uint64_t* planes) noexcept nogil
+cdef void fold_state_rows(const float* w1s, const float* b1, int hidden, float* folded,
+                          float* folded_bias) noexcept nogil
+cdef void state_first_layer(const RulesC* r, const uint8_t* s_row, const uint64_t* planes,
+                            bint partition, const float* w1s, const float* b1, const float* folded,
+                            const float* folded_bias, int hidden, float* out) noexcept nogil
 cdef struct ExposureC:
     # what the moves of one decision share for encode_action's exposure rows
     uint64_t unseen, unseen_months, shown, opp_pile, own_pile
@@ -35,7 +41,8 @@ cdef void encode_moves(const GameStateC* s, const RulesC* r, const uint16_t* mov
                        const float* w1a, int hidden, float* state, uint8_t* a_rows,
                        float* h1_rows) noexcept nogil
 cdef void decision_inputs(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
-                          const float* w1s, const float* w1a, const float* b1, int hidden,
+                          const float* w1s, const float* w1a, const float* b1,
+                          const float* folded, const float* folded_bias, int hidden,
                           uint8_t* s_row, uint8_t* a_rows, float* h1_rows) noexcept nogil
 cdef int view_state(dict fields, GameStateC* st, int* counts) except -1
 cdef void first_layer(const uint8_t* x, int n, const float* w, int hidden, float* out) noexcept nogil

@@ -55,6 +55,7 @@ NUM_LEGACY_ACTION_FEATURES = INPUT_LAYOUTS[0][1]
 
 cdef enum:
     PLANES = 350             # 7 card planes of 50
+    S_UNSEEN = 300           # the unseen cards' plane, the last of the seven
     PER_SEAT = 16
     GLOBALS = PLANES + NN_SEATS * PER_SEAT   # 398
     A_KIND = 0
@@ -114,12 +115,17 @@ cdef void encode_threats(const GameStateC* s, const RulesC* r, int seat, uint64_
         q = q + 1 if q + 1 < n else 0
 
 
-cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
-                       uint8_t* out) noexcept nogil:
+cdef bint encode_state(const GameStateC* s, const RulesC* r, int seat, const int* hand_counts,
+                       uint8_t* out, uint64_t* planes) noexcept nogil:
     """The view of ``seat`` as STATE_FEATURES bytes; ``hand_counts[q]`` is how
-    many cards seat q holds (the only thing read of another seat's hand)."""
+    many cards seat q holds (the only thing read of another seat's hand).
+    ``planes`` (VISIBLE_PLANES masks, or NULL) gets the cards of the six planes
+    before the unseen one.  True when those hold each card of the pack at most
+    once (all but a flip's shown card on the field): then the unseen plane is
+    the pack less them, which :c:func:`state_first_layer` uses."""
     cdef int n = s.nplayers, k, q
-    cdef uint64_t shown = 0, visible, unseen
+    cdef int in_planes
+    cdef uint64_t shown = 0, visible, unseen, card_bits = GS_BIT(50) - 1
     cdef uint64_t pack = (GS_BIT(50) if r.bonus_cards else GS_BIT(48)) - 1
     cdef ScoreC sc
     cdef int32_t scores[NN_SEATS]
@@ -130,14 +136,24 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
     if s.played_card != GS_NO_CARD:
         shown |= GS_BIT(s.played_card)
     visible = s.hand[seat] | s.field | shown | s.turn_bonus
+    in_planes = gs_popcount(s.hand[seat] & card_bits) + gs_popcount(s.field & card_bits) \
+        + gs_popcount((shown | s.turn_bonus) & card_bits)
     plane(out, s.hand[seat])
     plane(out + 50, s.field)
     plane(out + 100, shown | s.turn_bonus)
+    if planes != NULL:
+        memset(planes, 0, VISIBLE_PLANES * sizeof(uint64_t))
+        planes[0] = s.hand[seat] & card_bits
+        planes[1] = s.field & card_bits
+        planes[2] = (shown | s.turn_bonus) & card_bits
     q = seat
     for k in range(NN_SEATS):
         if k >= n:
             break
         visible |= s.captured[q]
+        in_planes += gs_popcount(s.captured[q] & card_bits)
+        if planes != NULL:
+            planes[3 + k] = s.captured[q] & card_bits
         plane(out + 150 + 50 * k, s.captured[q])
         f = out + PLANES + PER_SEAT * k
         score_pile(s.captured[q], r, &sc)
@@ -173,6 +189,7 @@ cdef void encode_state(const GameStateC* s, const RulesC* r, int seat, const int
     f[11] = 1 if r.payment != PAY_SCORE_ONCE else 0
     f[12] = 1 if s.forced_card != GS_NO_CARD else 0
     f[13] = 1 if s.showdown_caller >= 0 else 0
+    return in_planes == gs_popcount(visible & card_bits) and (visible & card_bits & ~pack) == 0
 
 
 cdef void encode_action(const GameStateC* s, const RulesC* r, const ExposureC* ctx, uint16_t move,
@@ -331,6 +348,8 @@ cdef void encode_exposure(const GameStateC* s, const RulesC* r, const ExposureC*
 cdef extern from "gostop_nn.h":
     void gs_nn_sparse_layer(const uint8_t* x, int n, const float* w, int hidden,
                             float* out) noexcept nogil
+    void gs_nn_listed_rows(const int* rows, int count, const float* w, int hidden,
+                           float* out) noexcept nogil
     void gs_nn_action_row_delta(const float* state, const uint8_t* x, int n, const uint8_t* base,
                                 int n_delta, const float* w, int hidden, float* out) noexcept nogil
 
@@ -375,21 +394,83 @@ cdef void encode_moves(const GameStateC* s, const RulesC* r, const uint16_t* mov
                          h1_rows + <int64_t>j * hidden)
 
 
+cdef inline void first_layer_row(const float* row, int hidden, float* out) noexcept nogil:
+    cdef int j
+    for j in range(hidden):
+        out[j] += row[j]
+
+
+cdef void fold_state_rows(const float* w1s, const float* b1, int hidden, float* folded,
+                          float* folded_bias) noexcept nogil:
+    """The state rows with the unseen plane folded into the six planes before
+    it: ``folded`` (STATE_FEATURES rows) is ``w1s`` less, in each of those
+    planes, the unseen row of the same card, and ``folded_bias`` (2 rows) is
+    ``b1`` plus the unseen rows of every card of a 48-card and of a 50-card
+    pack.  Where the planes hold each card of the pack once, the unseen cards'
+    rows are the pack's less the visible cards', so :c:func:`state_first_layer`
+    adds the rows of the visible cards only (a third of a decision's state rows
+    are unseen cards)."""
+    cdef int i, c, j
+    cdef const float* unseen_row
+    memcpy(folded, w1s, <size_t>STATE_FEATURES * hidden * sizeof(float))
+    for i in range(S_UNSEEN):
+        unseen_row = w1s + <int64_t>(S_UNSEEN + i % 50) * hidden
+        for j in range(hidden):
+            folded[<int64_t>i * hidden + j] -= unseen_row[j]
+    memcpy(folded_bias, b1, hidden * sizeof(float))
+    for c in range(48):
+        first_layer_row(w1s + <int64_t>(S_UNSEEN + c) * hidden, hidden, folded_bias)
+    memcpy(folded_bias + hidden, folded_bias, hidden * sizeof(float))
+    for c in range(48, 50):
+        first_layer_row(w1s + <int64_t>(S_UNSEEN + c) * hidden, hidden, folded_bias + hidden)
+
+
+cdef void state_first_layer(const RulesC* r, const uint8_t* s_row, const uint64_t* planes,
+                            bint partition, const float* w1s, const float* b1, const float* folded,
+                            const float* folded_bias, int hidden, float* out) noexcept nogil:
+    """The decision's state part: ``out`` = ``b1`` + the rows of ``s_row``'s
+    non-zero bytes.  Where ``partition`` (what :c:func:`encode_state` returned)
+    holds, from the folded rows (:c:func:`fold_state_rows`): the visible cards'
+    rows, listed from the ``planes`` masks rather than found by reading 350
+    bytes, then the rows of the bytes after the planes; else from ``w1s``.  The
+    two differ in rounding only."""
+    cdef int rows[50 * VISIBLE_PLANES]
+    cdef int count = 0, p
+    cdef uint64_t bits
+    if partition and folded != NULL and planes != NULL:
+        memcpy(out, folded_bias + (hidden if r.bonus_cards else 0), hidden * sizeof(float))
+        for p in range(VISIBLE_PLANES):
+            bits = planes[p]
+            while bits:
+                rows[count] = 50 * p + gs_lowest(bits)
+                count += 1
+                bits &= bits - 1
+        gs_nn_listed_rows(rows, count, folded, hidden, out)
+        first_layer(s_row + PLANES, STATE_FEATURES - PLANES, folded + <int64_t>PLANES * hidden,
+                    hidden, out)
+    else:
+        memcpy(out, b1, hidden * sizeof(float))
+        first_layer(s_row, STATE_FEATURES, w1s, hidden, out)
+
+
 cdef void decision_inputs(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
-                          const float* w1s, const float* w1a, const float* b1, int hidden,
+                          const float* w1s, const float* w1a, const float* b1,
+                          const float* folded, const float* folded_bias, int hidden,
                           uint8_t* s_row, uint8_t* a_rows, float* h1_rows) noexcept nogil:
     """A whole decision of the seat to move: its state bytes into ``s_row``,
     and for each of the ``n`` legal ``moves`` its action bytes and first
     hidden layer (:c:func:`encode_moves`), from the first layer's weights
-    (``w1s`` the state rows, ``w1a`` the action rows, ``b1`` the bias)."""
+    (``w1s`` the state rows, ``w1a`` the action rows, ``b1`` the bias;
+    ``folded`` and ``folded_bias`` from :c:func:`fold_state_rows`, or NULL)."""
     cdef int counts[NN_SEATS]
     cdef float state[NN_MAX_HIDDEN]
     cdef int q
+    cdef uint64_t planes[VISIBLE_PLANES]
+    cdef bint partition
     for q in range(s.nplayers):
         counts[q] = gs_popcount(s.hand[q])
-    encode_state(s, r, s.to_move, counts, s_row)
-    memcpy(state, b1, hidden * sizeof(float))
-    first_layer(s_row, STATE_FEATURES, w1s, hidden, state)
+    partition = encode_state(s, r, s.to_move, counts, s_row, planes)
+    state_first_layer(r, s_row, planes, partition, w1s, b1, folded, folded_bias, hidden, state)
     encode_moves(s, r, moves, n, w1a, hidden, state, a_rows, h1_rows)
 
 
@@ -432,7 +513,7 @@ def view_inputs(Rules rules, dict fields):
     cdef uint8_t[::1] sv = state
     cdef uint8_t[:, ::1] av = actions
     cdef ExposureC ctx
-    encode_state(&st, &rules.c, seat, counts, &sv[0])
+    encode_state(&st, &rules.c, seat, counts, &sv[0], NULL)
     exposure_context(&st, &rules.c, &ctx)
     for i in range(n):
         encode_action(&st, &rules.c, &ctx, moves[i], &av[i, 0])

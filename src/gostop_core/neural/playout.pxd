@@ -10,6 +10,8 @@ ctypedef struct NeuralNetC:
     float* w1s                # (STATE_FEATURES, h1), the input scale folded in
     float* w1a                # (ACTION_FEATURES, h1)
     float* b1
+    float* folded             # fold_state_rows: w1s and b1 with the unseen plane folded in
+    float* folded_bias        # (2, h1)
     float* w2                 # (h1, h2)
     float* b2
     float* w3                 # (h2,)

@@ -17,7 +17,7 @@ pass with no Python object in the loop: the split sparse first layer of
 The model is read-only while a search runs, so one instance may serve any
 number of searches at once.
 """
-from libc.stdint cimport uint16_t, uint8_t, int64_t
+from libc.stdint cimport uint64_t, uint16_t, uint8_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
@@ -31,8 +31,8 @@ from gostop_core.movegen cimport (
 from gostop_core.bots.search cimport PlayoutModel, model_capsule
 from gostop_core.neural.inputs cimport (
     NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, EXPOSURE_FEATURES, ExposureC,
-    encode_state, encode_action, exposure_context, exposure_base, move_first_layer, first_layer,
-    view_state,
+    encode_state, encode_action, exposure_context, exposure_base, move_first_layer,
+    state_first_layer, fold_state_rows, view_state, VISIBLE_PLANES,
 )
 
 cdef extern from "gostop_nn.h":
@@ -56,11 +56,12 @@ cdef void nn_q_values(const NeuralNetC* m, const GameStateC* s, const RulesC* r,
     cdef float h2[NN_MAX_HIDDEN]
     cdef int j, k
     cdef float v
+    cdef bint partition
+    cdef uint64_t planes[VISIBLE_PLANES]
     cdef ExposureC ctx
-    encode_state(s, r, s.to_move, counts, sbytes)
+    partition = encode_state(s, r, s.to_move, counts, sbytes, planes)
     exposure_context(s, r, &ctx)
-    memcpy(base, m.b1, m.h1 * sizeof(float))
-    first_layer(sbytes, STATE_FEATURES, m.w1s, m.h1, base)
+    state_first_layer(r, sbytes, planes, partition, m.w1s, m.b1, m.folded, m.folded_bias, m.h1, base)
     exposure_base(s, r, &ctx, m.w1a, m.h1, ebytes, base)
     for j in range(n):
         encode_action(s, r, &ctx, moves[j], abytes)
@@ -153,6 +154,8 @@ cdef class NeuralPlayout:
         self.m.w1s = NULL
         self.m.w1a = NULL
         self.m.b1 = NULL
+        self.m.folded = NULL
+        self.m.folded_bias = NULL
         self.m.w2 = NULL
         self.m.b2 = NULL
         self.m.w3 = NULL
@@ -177,6 +180,11 @@ cdef class NeuralPlayout:
         self.m.w1s = _copy(w1[:STATE_FEATURES])
         self.m.w1a = _copy(w1[STATE_FEATURES:])
         self.m.b1 = _copy(b1)
+        self.m.folded = <float*>malloc(STATE_FEATURES * h1 * sizeof(float))
+        self.m.folded_bias = <float*>malloc(2 * h1 * sizeof(float))
+        if self.m.folded == NULL or self.m.folded_bias == NULL:
+            raise MemoryError()
+        fold_state_rows(self.m.w1s, self.m.b1, h1, self.m.folded, self.m.folded_bias)
         self.m.w2 = _copy(w2)
         self.m.b2 = _copy(b2)
         self.m.w3 = _copy(w3)
@@ -186,6 +194,7 @@ cdef class NeuralPlayout:
 
     def __dealloc__(self):
         free(self.m.w1s); free(self.m.w1a); free(self.m.b1)
+        free(self.m.folded); free(self.m.folded_bias)
         free(self.m.w2); free(self.m.b2); free(self.m.w3)
 
     def capsule(self):

@@ -28,7 +28,7 @@ from gostop_core.movegen cimport (
 )
 from gostop_core.bots.search cimport policy_move
 from gostop_core.neural.inputs cimport (
-    NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, decision_inputs,
+    NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, decision_inputs, fold_state_rows,
 )
 # the input sizes and a view's inputs, where bot authors have always found them
 from gostop_core.neural.inputs import (  # noqa: F401
@@ -104,6 +104,8 @@ cdef class SelfPlay:
     cdef float* w1s
     cdef float* w1a
     cdef float* b1
+    cdef float* folded         # fold_state_rows: the state rows and bias with the unseen plane folded in
+    cdef float* folded_bias
     cdef uint8_t* pend_s
     cdef uint8_t* pend_a
     cdef int8_t* pend_seat
@@ -176,6 +178,8 @@ cdef class SelfPlay:
         self.w1s = <float*>malloc(STATE_FEATURES * self.hidden * sizeof(float))
         self.w1a = <float*>malloc(ACTION_FEATURES * self.hidden * sizeof(float))
         self.b1 = <float*>malloc(self.hidden * sizeof(float))
+        self.folded = <float*>malloc(STATE_FEATURES * self.hidden * sizeof(float))
+        self.folded_bias = <float*>malloc(2 * self.hidden * sizeof(float))
         self.pend_s = <uint8_t*>malloc(<size_t>num_games * PENDING * STATE_FEATURES) if self.record else NULL
         self.pend_a = <uint8_t*>malloc(<size_t>num_games * PENDING * ACTION_FEATURES) if self.record else NULL
         self.pend_seat = <int8_t*>calloc(num_games * PENDING, 1)
@@ -188,6 +192,7 @@ cdef class SelfPlay:
                 or self.greedy_game == NULL
                 or self.nmoves == NULL or self.first_row == NULL or self.s_rows == NULL
                 or self.a_rows == NULL or self.w1s == NULL or self.w1a == NULL or self.b1 == NULL
+                or self.folded == NULL or self.folded_bias == NULL
                 or self.pend_seat == NULL or self.pend_q == NULL or self.pend_n == NULL
                 or self.out_r == NULL
                 or (self.record and (self.pend_s == NULL or self.pend_a == NULL
@@ -211,7 +216,8 @@ cdef class SelfPlay:
         free(self.states); free(self.streams); free(self.done); free(self.moves)
         free(self.greedy_game)
         free(self.nmoves); free(self.first_row); free(self.s_rows); free(self.a_rows)
-        free(self.w1s); free(self.w1a); free(self.b1); free(self.pend_s); free(self.pend_a)
+        free(self.w1s); free(self.w1a); free(self.b1); free(self.folded); free(self.folded_bias)
+        free(self.pend_s); free(self.pend_a)
         free(self.pend_seat); free(self.pend_q); free(self.pend_n); free(self.out_s); free(self.out_a)
         free(self.out_r)
 
@@ -225,6 +231,7 @@ cdef class SelfPlay:
         memcpy(self.w1s, &w[0, 0], STATE_FEATURES * self.hidden * sizeof(float))
         memcpy(self.w1a, &w[STATE_FEATURES, 0], ACTION_FEATURES * self.hidden * sizeof(float))
         memcpy(self.b1, &b[0], self.hidden * sizeof(float))
+        fold_state_rows(self.w1s, self.b1, self.hidden, self.folded, self.folded_bias)
 
     cdef void _deal(self, int i) noexcept nogil:
         cdef GameStateC* s = &self.states[i]
@@ -314,7 +321,7 @@ cdef class SelfPlay:
                 s = &self.states[i]
                 n = self.nmoves[i]
                 decision_inputs(s, &self._rules.c, self.moves + i * MAX_MOVES, n, self.w1s,
-                                self.w1a, self.b1, self.hidden,
+                                self.w1a, self.b1, self.folded, self.folded_bias, self.hidden,
                                 self.s_rows + <int64_t>i * STATE_FEATURES,
                                 self.a_rows + (<int64_t>row) * ACTION_FEATURES,
                                 self.h1_p + <int64_t>row * self.hidden)
