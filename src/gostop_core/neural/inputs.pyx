@@ -14,9 +14,11 @@ gives the same bytes as the full game.  Every entry is a small whole number.
 
 The first layer is split (:c:func:`first_layer`): the state part is computed
 once per decision, the action part once per legal move, each as a sum of the
-weight rows of its non-zero entries (the inputs are sparse); the exposure bytes
-of the field as it stands join the state part (:c:func:`exposure_base`) and a
-move adds only those it changes (:c:func:`move_first_layer`).  The actor
+weight rows of its non-zero entries (the inputs are sparse); the state part
+adds the visible cards' rows only, with the unseen plane folded into them
+(:c:func:`fold_state_rows`); the exposure bytes of the field as it stands join
+the state part (:c:func:`exposure_base`) and a move adds only those it changes
+(:c:func:`move_first_layer`).  The actor
 (selfplay.pyx) and the search's playouts (playout.pyx) share all of it.
 """
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int32_t, int64_t
