@@ -185,6 +185,10 @@ def test_without_weights_each_preset_gets_its_shipped_network():
     assert shipped_weights(Rules("standard"), 2) == standard
     assert shipped_weights(Rules("standard"), 3) == DEFAULT_WEIGHTS
     assert shipped_weights(Rules("casual"), 2) == DEFAULT_WEIGHTS
+    casual3 = SHIPPED_WEIGHTS[("casual", 3)]
+    assert casual3.exists() and shipped_weights(Rules("casual"), 3) == casual3
+    assert load_network(casual3).header["config"]["players"] == 3
+    assert shipped_weights(Rules("traditional"), 3) == DEFAULT_WEIGHTS
     # changed rules are not the preset its network learned
     changed = Rules("standard").replace(go_bak=0)
     assert changed != Rules("standard") and shipped_weights(changed, 2) == DEFAULT_WEIGHTS

@@ -35,9 +35,10 @@ INPUTS = NUM_STATE_FEATURES + NUM_ACTION_FEATURES
 #: The weights shipped with the package (2 players, casual).
 DEFAULT_WEIGHTS = Path(__file__).with_name("casual2.npz")
 #: The networks shipped, keyed by preset name and player count.  A table of exactly
-#: that preset gets its own; any other table gets DEFAULT_WEIGHTS (docs/strength.md,
-#: round 6).
+#: that preset and count gets its own; any other table gets DEFAULT_WEIGHTS
+#: (docs/strength.md, rounds 6 and 13).
 SHIPPED_WEIGHTS = {("casual", 2): DEFAULT_WEIGHTS,
+                   ("casual", 3): Path(__file__).with_name("casual3.npz"),
                    ("standard", 2): Path(__file__).with_name("standard2.npz")}
 
 
