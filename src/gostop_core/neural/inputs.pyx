@@ -396,12 +396,6 @@ cdef void encode_moves(const GameStateC* s, const RulesC* r, const uint16_t* mov
                          h1_rows + <int64_t>j * hidden)
 
 
-cdef inline void first_layer_row(const float* row, int hidden, float* out) noexcept nogil:
-    cdef int j
-    for j in range(hidden):
-        out[j] += row[j]
-
-
 cdef void fold_state_rows(const float* w1s, const float* b1, int hidden, float* folded,
                           float* folded_bias) noexcept nogil:
     """The state rows with the unseen plane folded into the six planes before
@@ -412,19 +406,20 @@ cdef void fold_state_rows(const float* w1s, const float* b1, int hidden, float* 
     rows are the pack's less the visible cards', so :c:func:`state_first_layer`
     adds the rows of the visible cards only (a third of a decision's state rows
     are unseen cards)."""
-    cdef int i, c, j
+    cdef int i, j
+    cdef int unseen_rows[50]
     cdef const float* unseen_row
     memcpy(folded, w1s, <size_t>STATE_FEATURES * hidden * sizeof(float))
     for i in range(S_UNSEEN):
         unseen_row = w1s + <int64_t>(S_UNSEEN + i % 50) * hidden
         for j in range(hidden):
             folded[<int64_t>i * hidden + j] -= unseen_row[j]
+    for i in range(50):
+        unseen_rows[i] = S_UNSEEN + i
     memcpy(folded_bias, b1, hidden * sizeof(float))
-    for c in range(48):
-        first_layer_row(w1s + <int64_t>(S_UNSEEN + c) * hidden, hidden, folded_bias)
+    gs_nn_listed_rows(unseen_rows, 48, w1s, hidden, folded_bias)
     memcpy(folded_bias + hidden, folded_bias, hidden * sizeof(float))
-    for c in range(48, 50):
-        first_layer_row(w1s + <int64_t>(S_UNSEEN + c) * hidden, hidden, folded_bias + hidden)
+    gs_nn_listed_rows(unseen_rows + 48, 2, w1s, hidden, folded_bias + hidden)
 
 
 cdef void state_first_layer(const RulesC* r, const uint8_t* s_row, const uint64_t* planes,
