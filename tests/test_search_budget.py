@@ -64,7 +64,7 @@ def test_best_has_the_best_settings_and_takes_overrides():
     ("expectimax:stop=-1", "stop must be 0"),
     ("expectimax:plan=100", "plan must be 0..64"),
     ("best:plan=x", "plan needs a whole number"),
-    ("best:speed=1", "bad expectimax setting 'speed=1'"),
+    ("best:speed=1", "bad best setting 'speed=1'"),
 ])
 def test_budget_settings_are_checked(name, message):
     with pytest.raises(ValueError, match=message):

@@ -38,13 +38,22 @@ def test_forfeits_fail_and_other_matches_are_not_compared(gate):
     assert gate.regressions(reference, other) == []
 
 
-def test_stored_reference_names_both_matches(gate):
-    stored = json.loads(gate.REFERENCE.read_text())
+def test_a_reference_of_another_table_is_refused(gate):
+    reference = dict(figures(5.0, 3.5, 6.5), preset="standard")
+    found = gate.regressions(reference, dict(figures(5.0, 3.5, 6.5), preset="casual"))
+    assert len(found) == 1 and "standard" in found[0]
+
+
+@pytest.mark.parametrize("preset", ["casual", "standard"])
+def test_stored_reference_names_both_matches(gate, preset):
+    stored = json.loads(gate.REFERENCES[preset].read_text())
+    assert stored["preset"] == preset and stored["bot"] == "best"
     assert {m["opponent"] for m in stored["matches"]} == {"greedy", "expectimax-v1"}
+    table = "" if preset == "casual" else f" --rules {preset}"
     for m in stored["matches"]:
         assert m["seed"] < 1_000_000  # the gate's deals are never report deals
         assert m["ci95"][0] <= m["mean_points"] <= m["ci95"][1]
-        assert m["command"].startswith(f"gostop arena {stored['bot']} {m['opponent']}")
+        assert m["command"].startswith(f"gostop arena {stored['bot']} {m['opponent']}{table} ")
 
 
 @pytest.mark.slow
@@ -57,3 +66,6 @@ def test_tiny_gate_runs_and_writes_a_reference(gate, tmp_path):
     # the same bot on the same deals repeats its figures: no regression
     assert gate.main(["--bot", "expectimax:samples=4", "--deals-greedy", "2", "--deals-v1", "1",
                       "--workers", "1", "--reference", str(path)]) == 0
+    # the same file is no reference for another table
+    assert gate.main(["--bot", "expectimax:samples=4", "--deals-greedy", "2", "--deals-v1", "1",
+                      "--workers", "1", "--reference", str(path), "--rules", "standard"]) == 1

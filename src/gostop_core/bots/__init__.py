@@ -31,9 +31,10 @@ Four bots are provided:
     :class:`IsmctsBot` grows an information-set Monte Carlo tree over its own
     later decisions too (:mod:`gostop_core.bots.ismcts`; docs/search.md).
 
-Two more names select expectimax settings: ``best`` the strongest measured
-(:data:`BEST_SETTINGS`, docs/strength.md), ``expectimax-v1`` the first
-expectimax bot, unchanged, as a baseline (:data:`EXPECTIMAX_V1_SETTINGS`).
+Two more names select expectimax settings: ``best`` the strongest measured at
+each table (:class:`~gostop_core.bots.best.BestBot`: :data:`BEST_SETTINGS`, with
+the network's playouts at 2-player standard; docs/strength.md), ``expectimax-v1``
+the first expectimax bot, unchanged, as a baseline (:data:`EXPECTIMAX_V1_SETTINGS`).
 """
 
 from gostop_core.bots.base import Bot, play_game

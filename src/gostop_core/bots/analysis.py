@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
 
+from gostop_core.bots.best import BestBot
 from gostop_core.bots.expectimax import ExpectimaxBot, RankedMove
 from gostop_core.bots.registry import BEST_SETTINGS
 from gostop_core.errors import GoStopError
@@ -32,8 +33,8 @@ def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | 
                seed: int = 0, leaf: str | None = None,
                time_ms: float | None = None) -> list[RankedMove]:
     """Every legal move of the view's seat ranked by the best bot's search
-    (``make_bot("best")``; ``depth``, ``samples``, ``leaf`` override its
-    settings, ``time_ms`` caps the search, default :data:`HINT_TIME_MS`, 0 for
+    (``make_bot("best")``, with the network's playouts at the tables where
+    ``best`` plays them; ``depth``, ``samples``, ``leaf`` override its settings, ``time_ms`` caps the search, default :data:`HINT_TIME_MS`, 0 for
     no cap), valued in the payout's units: the net points (chips, balance) the
     hand is expected to bring that seat from this decision on.  Chips already
     paid this hand (a first-turn ppeok...) are left out, and so is the bot's own
@@ -49,7 +50,7 @@ def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | 
     for key, value in (("depth", depth), ("samples", samples), ("leaf", leaf)):
         if value is not None:
             settings[key] = value
-    bot = ExpectimaxBot(seed, **settings)
+    bot = BestBot(seed, **settings)
     return [replace(r, value=r.value - booked) for r in bot.analyse(text)]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gostop_core.bots.base import Bot
+from gostop_core.bots.best import BestBot
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.learned import LearnedBot, learned_from_spec
 from gostop_core.bots.mcts import IsmctsBot
@@ -27,9 +28,11 @@ SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:", "neural:", "
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
 EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
                                           "win_bonus": 2.0, "consistent": False}
-#: ``best``: the strongest settings measured (docs/strength.md).  Still those of
-#: ``expectimax-v1``: the planned Go/Stop with the early stop
-#: (``expectimax:plan=4,stop=2.5``) did not measure stronger.
+#: ``best``: the strongest search settings measured (docs/strength.md).  Still
+#: those of ``expectimax-v1``: the planned Go/Stop with the early stop
+#: (``expectimax:plan=4,stop=2.5``) did not measure stronger.  At the tables of
+#: :data:`gostop_core.bots.best.NETWORK_TABLES` (standard, 2 players) ``best``
+#: plays them with the network's playouts (:class:`~gostop_core.bots.best.BestBot`).
 BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
 #: ``neural-search``: the ``expectimax-v1`` search with the network's playouts, on
 #: the setting that measured best on the tuning deals (docs/strength.md, round 6).
@@ -38,7 +41,7 @@ NEURAL_SEARCH_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS, samples=12
 #: The class of each built-in name (its ``SETTINGS`` table: docs/bots.md).
 BOT_CLASSES: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot,
                                 "expectimax": ExpectimaxBot, "expectimax-v1": ExpectimaxBot,
-                                "best": ExpectimaxBot, "ismcts": IsmctsBot,
+                                "best": BestBot, "ismcts": IsmctsBot,
                                 "learned": LearnedBot}
 
 
@@ -65,13 +68,15 @@ def is_builtin_spec(spec: str) -> bool:
 
 
 def _expectimax_from_spec(spec: str, seed: int | None,
-                          base: dict[str, Any] | None = None) -> "ExpectimaxBot":
+                          base: dict[str, Any] | None = None,
+                          cls: type[ExpectimaxBot] = ExpectimaxBot) -> ExpectimaxBot:
     """``D`` (a depth) or ``key=value`` pairs separated by commas, over the
-    settings ``base`` (default: the ExpectimaxBot defaults)."""
+    settings ``base`` (default: the class's defaults), for ``cls`` (the
+    expectimax bot or ``best``'s)."""
     if spec.isdigit():
-        return ExpectimaxBot(seed, **dict(base or {}, depth=int(spec)))
-    return ExpectimaxBot(seed, **settings_from_spec("expectimax", spec, ExpectimaxBot.SETTINGS,
-                                                    "expectimax:depth=2,samples=64", base))
+        return cls(seed, **dict(base or {}, depth=int(spec)))
+    return cls(seed, **settings_from_spec(cls.name, spec, cls.SETTINGS,
+                                          f"{cls.name}:depth=2,samples=64", base))
 
 
 
@@ -86,11 +91,11 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
     if name == "expectimax-v1":
         return ExpectimaxBot(seed, **EXPECTIMAX_V1_SETTINGS)
     if name == "best":
-        return ExpectimaxBot(seed, **BEST_SETTINGS)
+        return BestBot(seed, **BEST_SETTINGS)
     if name.startswith("expectimax:"):
         return _expectimax_from_spec(name[len("expectimax:"):], seed)
     if name.startswith("best:"):
-        return _expectimax_from_spec(name[len("best:"):], seed, BEST_SETTINGS)
+        return _expectimax_from_spec(name[len("best:"):], seed, BEST_SETTINGS, BestBot)
     if name == "ismcts":
         return IsmctsBot(seed)
     if name.startswith("ismcts:"):

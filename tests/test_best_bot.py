@@ -1,0 +1,112 @@
+"""``best`` plays, at each table, the bot that measured strongest there
+(gostop_core.bots.best; docs/strength.md, round 14)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gostop_core import Game
+from gostop_core.bots import make_bot
+from gostop_core.bots.base import play_game
+from gostop_core.bots.analysis import hint_moves
+from gostop_core.bots.best import NETWORK_TABLES, BestBot, plays_network
+from gostop_core.rules import Rules
+
+from conftest import swap_hidden
+
+
+def _views(preset: str, players: int, hands: int = 2, samples_per_hand: int = 3):
+    """Views of the seat to move with more than one legal move, from hands
+    played at random (a few per hand, spread over the hand)."""
+    views = []
+    for seed in range(hands):
+        game = Game(preset, players, seed=seed)
+        rnd = random.Random(seed)
+        found = []
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            if len(legal) > 1:
+                found.append(game.view(game.turn))
+            game.push(rnd.choice(legal))
+        step = max(1, len(found) // samples_per_hand)
+        views.extend(found[::step][:samples_per_hand])
+    return views
+
+
+def _ranking(bot, view):
+    return [(r.move, r.value, r.samples) for r in bot.analyse(view)]
+
+
+def test_the_network_tables_are_the_measured_ones():
+    assert NETWORK_TABLES == {("standard", 2)}
+    assert plays_network(Rules("standard"), 2)
+    assert not plays_network(Rules("standard"), 3)
+    assert not plays_network(Rules("casual"), 2)
+    assert not plays_network(Rules("casual"), 3)
+    # a preset with a rule changed is another table: the network was not trained there
+    changed = Rules("standard").replace(threshold_2p=5)
+    assert changed != Rules("standard")
+    assert not plays_network(changed, 2)
+
+
+def test_at_standard_best_searches_exactly_as_neural_search_on_its_samples():
+    """Standard, 2 players: the same ranking, values and sample counts as
+    ``neural-search`` given best's 256 samples (the bot measured there)."""
+    best = make_bot("best:samples=48", seed=3)
+    reference = make_bot("neural-search:samples=48", seed=3)
+    plain = make_bot("expectimax-v1", seed=3)
+    plain.samples = 48
+    differs = 0
+    for view in _views("standard", 2):
+        ranked = _ranking(best, view)
+        assert ranked == _ranking(reference, view)
+        differs += ranked != _ranking(plain, view)
+    assert differs  # the network's playouts are not the greedy ones
+
+
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 3)])
+def test_elsewhere_best_searches_exactly_as_expectimax_v1(preset, players):
+    best = make_bot("best:samples=32", seed=5)
+    plain = make_bot("expectimax-v1", seed=5)
+    plain.samples = 32
+    for view in _views(preset, players, hands=1):
+        assert _ranking(best, view) == _ranking(plain, view)
+
+
+def test_network_off_gives_the_search_of_expectimax_v1_at_standard():
+    best = make_bot("best:network=0,samples=32", seed=7)
+    assert isinstance(best, BestBot) and best.network is False
+    plain = make_bot("expectimax-v1", seed=7)
+    plain.samples = 32
+    for view in _views("standard", 2, hands=1):
+        assert _ranking(best, view) == _ranking(plain, view)
+
+
+def test_the_hint_follows_best_at_standard():
+    """``gostop hint``'s search is best's: at standard it ranks with the
+    network's playouts (consistent values, no win bonus)."""
+    view = _views("standard", 2, hands=1)[1]
+    hinted = [(r.move, r.samples) for r in hint_moves(view, samples=32, time_ms=0)]
+    best = BestBot(0, samples=32, win_bonus=0.0, consistent=True)
+    assert hinted == [(r.move, r.samples) for r in best.analyse(view)]
+
+
+def test_best_decides_at_standard_from_the_view_alone():
+    for seed in range(4):
+        game = Game("standard", seed=seed)
+        if game.is_over() or len(list(game.legal_moves)) < 2:
+            continue
+        other = Game.from_position(swap_hidden(game.position()))
+        assert game.position() != other.position()
+        a = make_bot("best:samples=24", seed=3).analyse(game.view(0))
+        b = make_bot("best:samples=24", seed=3).analyse(other.view(0))
+        assert [(r.move, r.value) for r in a] == [(r.move, r.value) for r in b]
+
+
+def test_best_plays_whole_standard_hands():
+    game = Game("standard", 2, seed=11)
+    best = make_bot("best:samples=8", seed=1)
+    play_game(game, [best, make_bot("greedy", seed=2)])
+    assert game.is_over() and best.nodes_visited > 0
