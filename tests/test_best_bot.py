@@ -12,7 +12,7 @@ from gostop_core.bots import make_bot
 from gostop_core.bots.base import play_game
 from gostop_core.bots.analysis import hint_moves
 from gostop_core.bots.best import NETWORK_TABLES, BestBot, plays_network
-from gostop_core.rules import Rules
+from gostop_core.rules import Rules, preset_names, unchanged_preset
 
 from conftest import swap_hidden
 
@@ -49,6 +49,13 @@ def test_the_network_tables_are_the_measured_ones():
     changed = Rules("standard").replace(threshold_2p=5)
     assert changed != Rules("standard")
     assert not plays_network(changed, 2)
+
+
+def test_unchanged_preset_names_a_preset_only_when_no_rule_is_changed():
+    for preset in preset_names():
+        assert unchanged_preset(Rules(preset)) == preset
+    assert unchanged_preset(Rules("casual").replace(threshold_2p=9)) is None
+    assert unchanged_preset(None) is None
 
 
 def test_at_standard_best_searches_exactly_as_neural_search_on_its_samples():

@@ -360,3 +360,12 @@ def _validate(dict values):
 def preset_names():
     """Names of the presets, the default first."""
     return tuple(PRESETS)
+
+
+def unchanged_preset(rules):
+    """The name of the preset ``rules`` are when they are that preset with no rule
+    changed, else None (what a table's shipped network and ``best`` key on)."""
+    preset = getattr(rules, "preset", None)
+    if isinstance(preset, str) and preset in PRESETS and rules == Rules(preset):
+        return preset
+    return None

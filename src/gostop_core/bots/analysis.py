@@ -34,7 +34,8 @@ def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | 
                time_ms: float | None = None) -> list[RankedMove]:
     """Every legal move of the view's seat ranked by the best bot's search
     (``make_bot("best")``, with the network's playouts at the tables where
-    ``best`` plays them; ``depth``, ``samples``, ``leaf`` override its settings, ``time_ms`` caps the search, default :data:`HINT_TIME_MS`, 0 for
+    ``best`` plays them; ``depth``, ``samples``, ``leaf`` override its
+    settings, ``time_ms`` caps the search, default :data:`HINT_TIME_MS`, 0 for
     no cap), valued in the payout's units: the net points (chips, balance) the
     hand is expected to bring that seat from this decision on.  Chips already
     paid this hand (a first-turn ppeok...) are left out, and so is the bot's own

@@ -13,7 +13,7 @@ from typing import Any
 
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.settings import Setting
-from gostop_core.rules import Rules
+from gostop_core.rules import Rules, unchanged_preset
 
 __all__ = ["BestBot", "NETWORK_TABLES", "plays_network"]
 
@@ -26,9 +26,7 @@ NETWORK_TABLES = frozenset({("standard", 2)})
 def plays_network(rules: Rules, players: int) -> bool:
     """Whether ``best`` searches with the network's playouts at a table of
     ``rules`` (a preset unchanged) and ``players``."""
-    preset = getattr(rules, "preset", None)
-    return (isinstance(preset, str) and (preset, players) in NETWORK_TABLES
-            and rules == Rules(preset))
+    return (unchanged_preset(rules), players) in NETWORK_TABLES
 
 
 class BestBot(ExpectimaxBot):
@@ -50,17 +48,11 @@ class BestBot(ExpectimaxBot):
     def __init__(self, seed: int | None = None, network: bool = True, **settings: Any):
         super().__init__(seed, **settings)
         self.network = bool(network)
-        self._capsules: dict[str, Any] = {}
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         players = fields["nplayers"]
         if not (self.network and plays_network(rules, players)):
             return {}
         # imported here: the network's compiled module imports gostop_core.bots
-        from gostop_core.bots.neural import NeuralSearchBot, _playout
-        from gostop_core.neural.network import shipped_weights
-        path = str(shipped_weights(rules, players))
-        if path not in self._capsules:
-            self._capsules[path] = _playout(path).capsule()
-        return {"model": self._capsules[path], "model_own": True, "model_others": True,
-                "cutoff": NeuralSearchBot.CUT, "sampled_flips": True}
+        from gostop_core.bots.neural import NeuralSearchBot, network_playout_options
+        return network_playout_options(rules, players, cut=NeuralSearchBot.CUT)

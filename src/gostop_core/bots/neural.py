@@ -53,6 +53,7 @@ _BONUS_CHOICES = ("q", "bank")
 
 _NETWORKS: dict[str | None, Network] = {}
 _PLAYOUTS: dict[str | None, NeuralPlayout] = {}
+_CAPSULES: dict[str, Any] = {}
 
 
 def _network(path: str | None) -> Network:
@@ -68,6 +69,26 @@ def _playout(path: str | None) -> NeuralPlayout:
     if path not in _PLAYOUTS:
         _PLAYOUTS[path] = NeuralPlayout(_network(path))
     return _PLAYOUTS[path]
+
+
+def _capsule(path: str) -> Any:
+    """The search's ``PlayoutModel`` capsule of :func:`_playout` (one per
+    process and file, shared as the model is)."""
+    if path not in _CAPSULES:
+        _CAPSULES[path] = _playout(path).capsule()
+    return _CAPSULES[path]
+
+
+def network_playout_options(rules: Rules, players: int, weights: str | None = None, *,
+                            cut: int, own: bool = True, others: bool = True,
+                            sampled_flips: bool = True) -> dict[str, Any]:
+    """The ``search_fields`` keywords of a search whose playouts the network
+    plays (``weights``, default the table's shipped network): the bot's own
+    moves (``own``), the other seats' (``others``), each playout valued after
+    ``cut`` turns; used by ``neural-search`` and by ``best`` where it plays them."""
+    path = weights if weights is not None else str(shipped_weights(rules, players))
+    return {"model": _capsule(path), "model_own": own, "model_others": others,
+            "cutoff": cut, "sampled_flips": sampled_flips}
 
 
 class NeuralBot(Bot):
@@ -208,20 +229,13 @@ class NeuralSearchBot(ExpectimaxBot):
         self.flips = flips
         if weights is not None:
             _playout(weights)  # a file that is no network is refused when the bot is made
-        self._capsules: dict[str, Any] = {}
-
-    def _capsule_for(self, rules: Rules, players: int) -> Any:
-        path = self.weights if self.weights is not None else str(shipped_weights(rules, players))
-        if path not in self._capsules:
-            self._capsules[path] = _playout(path).capsule()
-        return self._capsules[path]
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
-        sampled = {"sampled_flips": self.flips == "sampled"}
+        sampled = self.flips == "sampled"
         if fields["nplayers"] > NN_SEATS:
-            return sampled
-        return {"model": self._capsule_for(rules, fields["nplayers"]), "model_own": self.own,
-                "model_others": self.others, "cutoff": self.cut, **sampled}
+            return {"sampled_flips": sampled}
+        return network_playout_options(rules, fields["nplayers"], self.weights, cut=self.cut,
+                                       own=self.own, others=self.others, sampled_flips=sampled)
 
 
 def neural_search_from_spec(spec: str, seed: int | None,

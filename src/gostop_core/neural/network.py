@@ -46,12 +46,10 @@ def shipped_weights(rules: Any, players: int) -> Path:
     """The shipped network for a table of ``rules`` (a :class:`~gostop_core.rules.Rules`)
     and ``players``: its preset's own when the rules are the preset unchanged, else
     :data:`DEFAULT_WEIGHTS`."""
-    from gostop_core.rules import Rules
-    preset = getattr(rules, "preset", None)
-    if isinstance(preset, str) and (preset, players) in SHIPPED_WEIGHTS \
-            and rules == Rules(preset):
-        return SHIPPED_WEIGHTS[(preset, players)]
-    return DEFAULT_WEIGHTS
+    from gostop_core.rules import unchanged_preset
+    preset = unchanged_preset(rules)
+    return DEFAULT_WEIGHTS if preset is None else SHIPPED_WEIGHTS.get((preset, players),
+                                                                      DEFAULT_WEIGHTS)
 _PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 
