@@ -5,16 +5,15 @@ that sums the results."""
 
 from __future__ import annotations
 
-import multiprocessing
 import multiprocessing.util
 import os
 import queue
 import signal
-import threading
 import time
 from typing import Any, Generator
 
 from gostop_core.arena.games import DealPlayer, GameRecord
+from gostop_core.arena.pools import end_pool, fork_pool, worker_pids
 from gostop_core.bots.external import close_all_bots
 from gostop_core.errors import BotError
 
@@ -73,11 +72,8 @@ def parallel_deals(init: tuple, deals: int, workers: int,
     # gets many batches (and the progress moves) on short arenas
     batch = max(1, min(8, deals // (workers * 16)))
     done: queue.Queue = queue.Queue()
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
-                                                    initargs=init)
-    # the pool quietly replaces a worker that dies (a Python bot calling
-    # os._exit, a crash in C) and its batch is lost: watch the workers' ids
-    workers_at_start = {p.pid for p in getattr(pool, "_pool", ())}
+    pool = fork_pool(workers, _worker_init, init)
+    workers_at_start = worker_pids(pool)  # a worker that dies loses its batch
     try:
         submitted = finished = pending = 0
         while finished < deals:
@@ -97,8 +93,7 @@ def parallel_deals(init: tuple, deals: int, workers: int,
                     # wait can leave its lock half released ("release unlocked lock")
                     time.sleep(0.02)
                     polls += 1
-                    if polls % 10 == 0 and (
-                            workers_at_start - {p.pid for p in getattr(pool, "_pool", ())}):
+                    if polls % 10 == 0 and workers_at_start - worker_pids(pool):
                         raise BotError("a worker process died during a game (a Python bot "
                                        "that ends its process?); the arena stops") from None
             pending -= 1
@@ -110,19 +105,4 @@ def parallel_deals(init: tuple, deals: int, workers: int,
         pool.close()
         pool.join()
     finally:
-        _end_pool(pool)
-
-
-def _end_pool(pool, grace: float = 5.0) -> None:
-    """Terminate ``pool`` and wait for it, but never forever: a worker the pool
-    started to replace a dead one can wait on the task queue's lock the dead
-    worker held, and the pool's own terminate then waits on it without end.
-    After ``grace`` seconds every worker still alive is killed (SIGKILL)."""
-    ender = threading.Thread(target=lambda: (pool.terminate(), pool.join()), daemon=True)
-    ender.start()
-    ender.join(grace)
-    if ender.is_alive():
-        for proc in list(getattr(pool, "_pool", ())):
-            if proc.exitcode is None:
-                proc.kill()
-        ender.join(grace)
+        end_pool(pool)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from gostop_core.arena.games import DealPlayer
+from gostop_core.arena.pools import end_pool, fork_pool, worker_pids
 from gostop_core.arena.ray_backend import ray_batches, require_ray
 from gostop_core.bots.plugins import resolve_bot
 from gostop_core.errors import GoStopError
@@ -280,9 +281,8 @@ def _shards(args: tuple, todo: list[tuple[int, int]], backend: str, workers: int
             yield _play_shard_task(task)
         return
     import multiprocessing
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_init)
-    # the pool quietly replaces a worker that dies and loses its shard: watch them
-    at_start = {p.pid for p in getattr(pool, "_pool", ())}
+    pool = fork_pool(workers, _pool_init)
+    at_start = worker_pids(pool)  # a worker that dies loses its shard
     try:
         results = pool.imap_unordered(_play_shard_task, tasks)
         for _ in tasks:
@@ -291,7 +291,7 @@ def _shards(args: tuple, todo: list[tuple[int, int]], backend: str, workers: int
                     item = results.next(timeout=0.5)
                     break
                 except multiprocessing.TimeoutError:
-                    if at_start - {p.pid for p in getattr(pool, "_pool", ())}:
+                    if at_start - worker_pids(pool):
                         raise GoStopError("a worker process died during a game; the "
                                           "finished shards are kept: run again to "
                                           "resume") from None
@@ -299,5 +299,4 @@ def _shards(args: tuple, todo: list[tuple[int, int]], backend: str, workers: int
         pool.close()
         pool.join()
     finally:
-        pool.terminate()
-        pool.join()
+        end_pool(pool)
