@@ -64,7 +64,7 @@ smoke() {
             "$TESTS/test_packaging.py::test_one_version_everywhere" "$@"
     )
 }
-TEST_DEPS=("pytest>=7.4" "pytest-benchmark>=4.0" "hypothesis>=6.80")
+TEST_DEPS=("pytest>=7.4" "pytest-benchmark>=4.0" "hypothesis>=6.80" "pytest-timeout>=2.3")
 
 if [ "$(uname -s)" = "Linux" ]; then
     step "auditwheel repair"
