@@ -4,6 +4,7 @@ experiment of round 8 (docs/strength.md, "what did not win").
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
         [--samples S] [--part K/N]
     python scripts/search_labels.py fit DIR --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
+        [--loss mse|centred]
 
 
 Deep Monte-Carlo regresses Q on the final result of one hand: a target whose
@@ -225,11 +226,29 @@ def agreement(net, states, actions, values, decision) -> dict:
             "mse": float(np.mean((q - values) ** 2))}
 
 
+def _decision_batches(decision: np.ndarray, rows: int,
+                      rng: np.random.Generator) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Batches of whole decisions in a random order, about ``rows`` rows each:
+    ``(row indices, decision number within the batch of each row)``."""
+    starts = np.flatnonzero(np.r_[True, np.diff(decision) != 0])
+    ends = np.r_[starts[1:], len(decision)]
+    per_batch = max(1, rows * len(starts) // max(1, len(decision)))
+    order = rng.permutation(len(starts))
+    for i in range(0, len(order), per_batch):
+        chosen = order[i:i + per_batch]
+        sizes = ends[chosen] - starts[chosen]
+        idx = np.concatenate([np.arange(starts[k], ends[k]) for k in chosen])
+        yield idx, np.repeat(np.arange(len(chosen)), sizes)
+
+
 def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
-        seed: int = 0, log: Callable[[str], None] = print) -> dict:
-    """Regress Q on the search's values (mean squared error, Adam): every 20th
-    shard is held out; after each epoch, the agreement on the held-out decisions
-    and the network against greedy on 2,000 tuning deals (seed 500,000)."""
+        seed: int = 0, log: Callable[[str], None] = print, loss: str = "mse") -> dict:
+    """Regress Q on the search's values (Adam): every 20th shard is held out;
+    after each epoch, the agreement on the held-out decisions and the network
+    against greedy on 2,000 tuning deals (seed 500,000).  ``loss`` ``"mse"``:
+    squared error on the values; ``"centred"``: on each value less its
+    decision's mean (only the differences between the moves of a decision,
+    which are all that an argmax plays)."""
     from gostop_core.neural.dmc import evaluate_vs_greedy
     from gostop_core.neural.network import (
         RETURN_SCALE, Adam, Network, input_scale, load_network, save_network,
@@ -238,13 +257,19 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
     train = [p for p in shards if p not in held]
     if not train or not held:
         raise LabelFileError("fitting needs at least one shard to train on and shard 0 to hold out")
-    s, a, v, _d = load_shards(train)
+    if loss not in ("mse", "centred"):
+        raise ValueError(f"loss must be mse or centred, got {loss!r}")
+    s, a, v, d = load_shards(train)
     hs, ha, hv, hd = load_shards(held)
     net = Network.initial() if init is None else load_network(init)
     opt, scale, rng = Adam(net, lr), input_scale(), np.random.default_rng(seed)
     report = {}
     for epoch in range(epochs + 1):
-        if epoch:
+        if epoch and loss == "centred":
+            for idx, groups in _decision_batches(d, 1024, rng):
+                x = np.concatenate([s[idx], a[idx]], axis=1).astype(np.float32) * scale
+                opt.step(x, v[idx] / RETURN_SCALE, groups=groups)
+        elif epoch:
             perm = rng.permutation(len(v))
             for i in range(0, len(v) - 1023, 1024):
                 idx = perm[i:i + 1024]
@@ -255,7 +280,7 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
                   "vs_greedy": ev["points"], "low": ev["low"], "high": ev["high"]}
         log(json.dumps({k: round(x, 3) if isinstance(x, float) else x for k, x in report.items()}))
     save_network(out, net, header={"fitted_on": [str(p) for p in train], "epochs": epochs,
-                                   "lr": lr, "init": init})
+                                   "lr": lr, "init": init, "loss": loss})
     return report
 
 
@@ -277,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     fi.add_argument("--init", default=None, help="weights to start from (default: a new network)")
     fi.add_argument("--epochs", type=int, default=6)
     fi.add_argument("--lr", type=float, default=1e-4)
+    fi.add_argument("--loss", choices=("mse", "centred"), default="mse",
+                    help="mse: the values; centred: each value less its decision's mean")
     args = ap.parse_args(argv)
     try:
         if args.command == "label":
@@ -292,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             shards = sorted(Path(args.labels).glob("labels_*.npz"))
             if not shards:
                 raise LabelFileError(f"{args.labels}: no labels_*.npz shards there")
-            fit(shards, args.out, args.init, args.epochs, args.lr)
+            fit(shards, args.out, args.init, args.epochs, args.lr, loss=args.loss)
     except (GoStopError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -402,6 +402,36 @@ def test_adam_fits_a_target_the_network_can_express():
     assert last < 0.2 * first
 
 
+def test_a_grouped_step_learns_only_the_differences_within_each_group():
+    """With ``groups``, a constant added to every target of one group changes
+    nothing (the same parameters after the step), and the step is not the
+    plain one; and repeated steps fit the differences within each group."""
+    rng = np.random.default_rng(3)
+    x = (rng.random((60, len(input_scale()))) < 0.05).astype(np.float32)
+    y = (x[:, 0] * 2.0 - x[:, 1]).astype(np.float32)
+    groups = np.repeat(np.arange(12), 5)
+    shifted = y + rng.normal(0, 5, 12).astype(np.float32)[groups]
+    start = Network.initial((16, 8), seed=1).params["w2"].copy()
+    moves, losses = [], []
+    for target, g in ((y, groups), (shifted, groups), (shifted, None)):
+        net = Network.initial((16, 8), seed=1)
+        losses.append(Adam(net, lr=1e-3).step(x, target, groups=g))
+        moves.append((net.params["w2"] - start).ravel())
+
+    def cosine(a, b):
+        return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+    # Adam's first step is about the gradient's sign: compare the directions
+    assert losses[0] == pytest.approx(losses[1], rel=1e-4)
+    assert cosine(moves[0], moves[1]) > 0.99
+    assert cosine(moves[1], moves[2]) < 0.9 and losses[2] > 2 * losses[1]
+    net = Network.initial((16, 8), seed=1)
+    opt = Adam(net, lr=1e-2)
+    first = opt.step(x, shifted, groups=groups)
+    for _ in range(80):
+        last = opt.step(x, shifted, groups=groups)
+    assert last < 0.2 * first
+
+
 def test_a_tiny_training_run_checkpoints_and_resumes(tmp_path):
     cfg = TrainConfig(hands=600, games=32, batch=64, replay=20_000, hidden1=16, hidden2=8,
                       eval_deals=4, checkpoint_s=1e9)

@@ -69,3 +69,29 @@ def test_a_network_is_fitted_to_the_labels(script, tmp_path):
     assert 0 <= report["top1"] <= 1 and report["decisions"] > 0
     from gostop_core.neural.network import load_network
     assert load_network(tmp_path / "fit.npz").header["epochs"] == 1
+
+
+def test_the_centred_fit_batches_whole_decisions(script, tmp_path):
+    """``loss="centred"`` takes whole decisions into each batch (every row of a
+    decision, each decision once an epoch) and records the loss it used."""
+    import numpy as np
+    decision = np.repeat(np.arange(50), np.arange(50) % 7 + 1)
+    seen = []
+    for idx, groups in script._decision_batches(decision, 40, np.random.default_rng(0)):
+        assert np.array_equal(np.unique(decision[idx]).size, groups.max() + 1)
+        for g in np.unique(groups):
+            rows = idx[groups == g]
+            whole = np.flatnonzero(decision == decision[rows[0]])
+            assert np.array_equal(np.sort(rows), whole)
+        seen.extend(np.unique(decision[idx]).tolist())
+    assert sorted(seen) == list(range(50))
+    cfg = script.LabelConfig(hands_per_shard=1, shards=2, samples=4)
+    script.label_positions(tmp_path, cfg)
+    report = script.fit(sorted(tmp_path.glob("labels_*.npz")), str(tmp_path / "fit.npz"),
+                        None, 1, 1e-3, log=lambda line: None, loss="centred")
+    assert report["epoch"] == 1
+    from gostop_core.neural.network import load_network
+    assert load_network(tmp_path / "fit.npz").header["loss"] == "centred"
+    with pytest.raises(ValueError, match="mse or centred"):
+        script.fit(sorted(tmp_path.glob("labels_*.npz")), str(tmp_path / "x.npz"), None, 1,
+                   1e-3, loss="huber")

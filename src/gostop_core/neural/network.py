@@ -171,9 +171,13 @@ class Adam:
         self.m = {k: np.zeros_like(v) for k, v in net.params.items()}
         self.v = {k: np.zeros_like(v) for k, v in net.params.items()}
 
-    def step(self, x: np.ndarray, target: np.ndarray) -> float:
+    def step(self, x: np.ndarray, target: np.ndarray,
+             groups: np.ndarray | None = None) -> float:
         """One step of mean squared error on scaled inputs ``x`` (float32
-        (n, INPUTS)) and targets in RETURN_SCALE units; returns the loss."""
+        (n, INPUTS)) and targets in RETURN_SCALE units; returns the loss.
+        ``groups`` (int (n,), the numbers 0..k-1: the decision of each row)
+        counts each row's error less the mean error of its decision, so that
+        only the differences between one decision's moves are learned."""
         p = self.net.params
         n = x.shape[0]
         z1 = x @ p["w1"] + p["b1"]
@@ -182,6 +186,9 @@ class Adam:
         a2 = np.maximum(z2, 0)
         q = a2 @ p["w3"] + p["b3"][0]
         err = q - target
+        if groups is not None:
+            # the centring is a projection: the gradient of |P e|^2 is 2 P e
+            err = err - (np.bincount(groups, weights=err) / np.bincount(groups))[groups]
         loss = float(np.mean(err * err))
         g = (2.0 / n) * err.astype(np.float32)
         grads = {"w3": a2.T @ g, "b3": np.array([g.sum()], dtype=np.float32)}
