@@ -2,7 +2,7 @@
 experiment of round 8 (docs/strength.md, "what did not win").
 
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
-        [--samples S] [--part K/N]
+        [--samples S] [--part K/N] [--teacher search|network]
     python scripts/search_labels.py fit DIR --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
         [--loss mse|centred]
 
@@ -70,18 +70,30 @@ class LabelConfig:
     greedy: float = 0.15        # share of decisions played by the greedy policy
     explore: float = 0.10       # share played uniformly at random
     seed: int = 0
+    #: "search": expectimax-v1 (greedy playouts); "network": the same search with
+    #: the shipped network playing every seat's playouts, each cut after one turn
+    #: and valued by the network (best's search at standard, neural-search's)
+    teacher: str = "search"
+
+
+TEACHERS = ("search", "network")
 
 
 def _label(game: Game, samples: int, win_bonus: float, seed: int,
-           stop: StopToken | None) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+           stop: StopToken | None, teacher: str = "search",
+           ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
     """The search's value of every legal move of the seat to move, from its view:
     ``(codes, state bytes, action bytes, values)`` in generation order."""
     seat = game.turn
     text = game.view(seat).to_str()
     rules, fields = parse_view(text)
     codes, state, actions = view_inputs(rules, fields)
+    options = {}
+    if teacher == "network":
+        from gostop_core.bots.neural import network_playout_options
+        options = network_playout_options(rules, game.players, cut=1)
     result = search_fields(rules, fields, EXPECTIMAX_V1_SETTINGS["depth"], samples, seed,
-                           rollout=True, win_bonus=win_bonus, stop=stop)
+                           rollout=True, win_bonus=win_bonus, stop=stop, **options)
     by_code = {code: value for code, value, _line in result["moves"]}
     values = np.array([by_code[c] for c in codes], dtype=np.float32)
     return codes, state, actions, values
@@ -103,7 +115,7 @@ def shard_hands(cfg: LabelConfig, index: int, stop: StopToken | None = None,
                 game.push(legal[0])
                 continue
             codes, state, actions, values = _label(game, cfg.samples, cfg.win_bonus,
-                                                   rng.getrandbits(32), stop)
+                                                   rng.getrandbits(32), stop, cfg.teacher)
             yield state, actions, values
             roll = rng.random()
             if roll < cfg.explore:
@@ -128,11 +140,14 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
     k_part, n_part = part
     if not (n_part >= 1 and 0 <= k_part < n_part):
         raise ValueError(f"part must be (k, n) with 0 <= k < n, got {part}")
+    if cfg.teacher not in TEACHERS:
+        raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {cfg.teacher!r}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     conf = out / "labels.json"
     if conf.exists():
         old = json.loads(conf.read_text())
+        old.setdefault("teacher", "search")  # directories labelled before the setting
         if old != asdict(cfg):
             raise LabelFileError(f"{conf}: this directory was labelled with other settings "
                                  f"({old}); use another directory")
@@ -296,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--samples", type=int, default=LabelConfig.samples)
     lab.add_argument("--seed", type=int, default=0)
     lab.add_argument("--part", default="0/1", help="K/N: the shards whose index is K modulo N")
+    lab.add_argument("--teacher", choices=TEACHERS, default="search",
+                     help="search: expectimax-v1; network: the same search with the "
+                          "network's playouts, cut after one turn")
     fi = sub.add_parser("fit", help="fit a network to the shards of a directory")
     fi.add_argument("labels")
     fi.add_argument("--out", required=True)
@@ -309,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "label":
             k, _, n = args.part.partition("/")
             cfg = LabelConfig(hands_per_shard=args.hands_per_shard, shards=args.shards,
-                              samples=args.samples, seed=args.seed)
+                              samples=args.samples, seed=args.seed, teacher=args.teacher)
             stop = StopToken()
             signal.signal(signal.SIGTERM, lambda *_: stop.set())
             signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -41,6 +41,36 @@ def test_labels_hold_the_searchs_value_of_every_legal_move_and_resume(script, tm
         script.label_positions(tmp_path, other)
 
 
+def test_the_network_teacher_values_moves_with_the_networks_playouts(script, tmp_path):
+    """``teacher="network"``: the values are those of the search with the
+    shipped network's playouts cut after one turn (neural-search's), not
+    expectimax-v1's; an unknown teacher is refused; a directory labelled before
+    the setting existed resumes as the search's."""
+    import json
+    from gostop_core import Game
+    from gostop_core.bots.neural import network_playout_options
+    from gostop_core.bots.search import search_fields
+    from gostop_core.notation import parse_view
+    game = Game("casual", 2, seed=5)
+    _codes, _s, _a, plain = script._label(game, 16, 2.0, 7, None, "search")
+    codes, _s, _a, net = script._label(game, 16, 2.0, 7, None, "network")
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    direct = search_fields(rules, fields, 1, 16, 7, rollout=True, win_bonus=2.0,
+                           **network_playout_options(rules, 2, cut=1))
+    by_code = {code: value for code, value, _line in direct["moves"]}
+    assert np.allclose(net, [by_code[c] for c in codes])
+    assert not np.allclose(net, plain)
+    with pytest.raises(ValueError, match="teacher must be"):
+        script.label_positions(tmp_path / "x", script.LabelConfig(teacher="oracle"))
+    old = tmp_path / "old"
+    cfg = script.LabelConfig(hands_per_shard=1, shards=1, samples=4)
+    script.label_positions(old, cfg)
+    settings = json.loads((old / "labels.json").read_text())
+    del settings["teacher"]
+    (old / "labels.json").write_text(json.dumps(settings))
+    assert script.label_positions(old, cfg) == 0  # resumed: its one shard is there
+
+
 def test_a_damaged_shard_is_refused_with_its_name(script, tmp_path):
     cfg = script.LabelConfig(hands_per_shard=1, shards=1, samples=8)
     script.label_positions(tmp_path, cfg)
