@@ -2,7 +2,7 @@
 experiment of round 8 (docs/strength.md, "what did not win").
 
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
-        [--samples S] [--part K/N] [--teacher search|network]
+        [--samples S] [--part K/N] [--teacher search|network] [--teacher-weights FILE]
     python scripts/search_labels.py fit DIR --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
         [--loss mse|centred]
 
@@ -74,6 +74,9 @@ class LabelConfig:
     #: the shipped network playing every seat's playouts, each cut after one turn
     #: and valued by the network (best's search at standard, neural-search's)
     teacher: str = "search"
+    #: the network whose playouts the "network" teacher plays (default: the
+    #: shipped one); a fitted network here makes one more step of policy iteration
+    teacher_weights: str | None = None
 
 
 TEACHERS = ("search", "network")
@@ -81,6 +84,7 @@ TEACHERS = ("search", "network")
 
 def _label(game: Game, samples: int, win_bonus: float, seed: int,
            stop: StopToken | None, teacher: str = "search",
+           teacher_weights: str | None = None,
            ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
     """The search's value of every legal move of the seat to move, from its view:
     ``(codes, state bytes, action bytes, values)`` in generation order."""
@@ -91,7 +95,7 @@ def _label(game: Game, samples: int, win_bonus: float, seed: int,
     options = {}
     if teacher == "network":
         from gostop_core.bots.neural import network_playout_options
-        options = network_playout_options(rules, game.players, cut=1)
+        options = network_playout_options(rules, game.players, teacher_weights, cut=1)
     result = search_fields(rules, fields, EXPECTIMAX_V1_SETTINGS["depth"], samples, seed,
                            rollout=True, win_bonus=win_bonus, stop=stop, **options)
     by_code = {code: value for code, value, _line in result["moves"]}
@@ -115,7 +119,8 @@ def shard_hands(cfg: LabelConfig, index: int, stop: StopToken | None = None,
                 game.push(legal[0])
                 continue
             codes, state, actions, values = _label(game, cfg.samples, cfg.win_bonus,
-                                                   rng.getrandbits(32), stop, cfg.teacher)
+                                                   rng.getrandbits(32), stop, cfg.teacher,
+                                                   cfg.teacher_weights)
             yield state, actions, values
             roll = rng.random()
             if roll < cfg.explore:
@@ -142,12 +147,18 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
         raise ValueError(f"part must be (k, n) with 0 <= k < n, got {part}")
     if cfg.teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {cfg.teacher!r}")
+    if cfg.teacher_weights is not None:
+        if cfg.teacher != "network":
+            raise ValueError("teacher weights are for the network teacher")
+        from gostop_core.neural.network import load_network
+        load_network(cfg.teacher_weights)  # a file that is no network fails here, not mid-shard
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     conf = out / "labels.json"
     if conf.exists():
         old = json.loads(conf.read_text())
-        old.setdefault("teacher", "search")  # directories labelled before the setting
+        old.setdefault("teacher", "search")  # directories labelled before the settings
+        old.setdefault("teacher_weights", None)
         if old != asdict(cfg):
             raise LabelFileError(f"{conf}: this directory was labelled with other settings "
                                  f"({old}); use another directory")
@@ -314,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--teacher", choices=TEACHERS, default="search",
                      help="search: expectimax-v1; network: the same search with the "
                           "network's playouts, cut after one turn")
+    lab.add_argument("--teacher-weights", default=None,
+                     help="the network teacher's weights (default: the shipped network)")
     fi = sub.add_parser("fit", help="fit a network to the shards of a directory")
     fi.add_argument("labels")
     fi.add_argument("--out", required=True)
@@ -327,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "label":
             k, _, n = args.part.partition("/")
             cfg = LabelConfig(hands_per_shard=args.hands_per_shard, shards=args.shards,
-                              samples=args.samples, seed=args.seed, teacher=args.teacher)
+                              samples=args.samples, seed=args.seed, teacher=args.teacher,
+                              teacher_weights=args.teacher_weights)
             stop = StopToken()
             signal.signal(signal.SIGTERM, lambda *_: stop.set())
             signal.signal(signal.SIGINT, lambda *_: stop.set())

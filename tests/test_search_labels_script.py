@@ -71,6 +71,36 @@ def test_the_network_teacher_values_moves_with_the_networks_playouts(script, tmp
     assert script.label_positions(old, cfg) == 0  # resumed: its one shard is there
 
 
+def test_the_network_teacher_plays_the_weights_it_is_given(script, tmp_path):
+    """``teacher_weights``: the network teacher's playouts are played by that
+    network (one step of policy iteration from a fitted one), recorded in the
+    directory's settings; refused with the search as teacher, or when the file
+    is no network."""
+    from gostop_core import Game
+    from gostop_core.neural.network import DEFAULT_WEIGHTS
+    other = str(Path(DEFAULT_WEIGHTS).with_name("standard2.npz"))
+    game = Game("casual", 2, seed=5)
+    _c, _s, _a, shipped = script._label(game, 16, 2.0, 7, None, "network")
+    _c, _s, _a, again = script._label(game, 16, 2.0, 7, None, "network", None)
+    _c, _s, _a, fitted = script._label(game, 16, 2.0, 7, None, "network", other)
+    assert np.allclose(shipped, again) and not np.allclose(shipped, fitted)
+    with pytest.raises(ValueError, match="network teacher"):
+        script.label_positions(tmp_path / "a", script.LabelConfig(teacher_weights=other))
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="junk.npz"):
+        script.label_positions(tmp_path / "b", script.LabelConfig(teacher="network",
+                                                                  teacher_weights=str(junk)))
+    assert not (tmp_path / "b").exists()  # refused before anything is written
+    cfg = script.LabelConfig(hands_per_shard=1, shards=1, samples=4, teacher="network",
+                             teacher_weights=other)
+    assert script.label_positions(tmp_path / "c", cfg) == 1
+    assert json.loads((tmp_path / "c" / "labels.json").read_text())["teacher_weights"] == other
+    with pytest.raises(script.LabelFileError, match="other settings"):
+        script.label_positions(tmp_path / "c", script.LabelConfig(
+            hands_per_shard=1, shards=1, samples=4, teacher="network"))
+
+
 def test_a_damaged_shard_is_refused_with_its_name(script, tmp_path):
     cfg = script.LabelConfig(hands_per_shard=1, shards=1, samples=8)
     script.label_positions(tmp_path, cfg)
