@@ -3,7 +3,7 @@ experiment of round 8 (docs/strength.md, "what did not win").
 
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
         [--samples S] [--part K/N] [--teacher search|network] [--teacher-weights FILE]
-    python scripts/search_labels.py fit DIR --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
+    python scripts/search_labels.py fit DIR [DIR ...] --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
         [--loss mse|centred]
 
 
@@ -267,8 +267,35 @@ def _decision_batches(decision: np.ndarray, rows: int,
         yield idx, np.repeat(np.arange(len(chosen)), sizes)
 
 
+def _fit_header(shards: list[Path], held: list[Path], net, init: str | None, command: str,
+                settings: dict, report: dict, rows: int) -> dict:
+    """The fitted network's provenance: the fit's command and settings, the label
+    directories (their labelling settings and shard counts), the rows and
+    decisions learned from, the library versions, and the network it started
+    from (its sha256 and command; its self-play lineage, ``config``, ``hands``
+    and ``samples``, kept so that ``gostop train-neural --init`` counts on from it).
+    Fields of the starting file that describe another process are not carried."""
+    from gostop_core.neural.dmc import _versions
+    dirs = {}
+    for p in shards:
+        d = dirs.setdefault(str(p.parent), {"shards": 0, "held_out": 0})
+        d["shards"] += 1
+        d["held_out"] += p in held
+    for d, entry in dirs.items():
+        conf = Path(d) / "labels.json"
+        entry["settings"] = json.loads(conf.read_text()) if conf.is_file() else None
+    head = {k: net.header[k] for k in ("config", "hands", "samples", "seeds") if k in net.header}
+    head.update(command=command, versions=_versions(), distilled={
+        **settings, "labels": dirs, "rows": rows, "tuning_eval": report})
+    if init is not None:
+        head["init"] = {"path": str(init), "sha256": net.header.get("sha256"),
+                        "hands": net.header.get("hands"), "command": net.header.get("command")}
+    return head
+
+
 def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
-        seed: int = 0, log: Callable[[str], None] = print, loss: str = "mse") -> dict:
+        seed: int = 0, log: Callable[[str], None] = print, loss: str = "mse",
+        command: str = "") -> dict:
     """Regress Q on the search's values (Adam): every 20th shard is held out;
     after each epoch, the agreement on the held-out decisions and the network
     against greedy on 2,000 tuning deals (seed 500,000).  ``loss`` ``"mse"``:
@@ -297,7 +324,7 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
                 opt.step(x, v[idx] / RETURN_SCALE, groups=groups)
         elif epoch:
             perm = rng.permutation(len(v))
-            for i in range(0, len(v) - 1023, 1024):
+            for i in range(0, len(v), 1024):  # the last batch may be short
                 idx = perm[i:i + 1024]
                 x = np.concatenate([s[idx], a[idx]], axis=1).astype(np.float32) * scale
                 opt.step(x, v[idx] / RETURN_SCALE)
@@ -305,8 +332,10 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         report = {"epoch": epoch, **agreement(net, hs, ha, hv, hd),
                   "vs_greedy": ev["points"], "low": ev["low"], "high": ev["high"]}
         log(json.dumps({k: round(x, 3) if isinstance(x, float) else x for k, x in report.items()}))
-    save_network(out, net, header={"fitted_on": [str(p) for p in train], "epochs": epochs,
-                                   "lr": lr, "init": init, "loss": loss})
+    header = _fit_header(shards, held, net, init, command,
+                         {"epochs": epochs, "lr": lr, "loss": loss, "seed": seed}, report, len(v))
+    net.header = {}
+    save_network(out, net, header=header)
     return report
 
 
@@ -327,8 +356,8 @@ def main(argv: list[str] | None = None) -> int:
                           "network's playouts, cut after one turn")
     lab.add_argument("--teacher-weights", default=None,
                      help="the network teacher's weights (default: the shipped network)")
-    fi = sub.add_parser("fit", help="fit a network to the shards of a directory")
-    fi.add_argument("labels")
+    fi = sub.add_parser("fit", help="fit a network to the shards of label directories")
+    fi.add_argument("labels", nargs="+", help="directories of labels_*.npz shards")
     fi.add_argument("--out", required=True)
     fi.add_argument("--init", default=None, help="weights to start from (default: a new network)")
     fi.add_argument("--epochs", type=int, default=6)
@@ -348,10 +377,15 @@ def main(argv: list[str] | None = None) -> int:
             label_positions(args.out, cfg, stop, lambda d: print(json.dumps(d), flush=True),
                             part=(int(k), int(n or 1)))
         else:
-            shards = sorted(Path(args.labels).glob("labels_*.npz"))
-            if not shards:
-                raise LabelFileError(f"{args.labels}: no labels_*.npz shards there")
-            fit(shards, args.out, args.init, args.epochs, args.lr, loss=args.loss)
+            shards = []
+            for directory in args.labels:
+                found = sorted(Path(directory).glob("labels_*.npz"))
+                if not found:
+                    raise LabelFileError(f"{directory}: no labels_*.npz shards there")
+                shards += found
+            fit(shards, args.out, args.init, args.epochs, args.lr, loss=args.loss,
+                command=" ".join(["python", "scripts/search_labels.py",
+                                  *(sys.argv[1:] if argv is None else argv)]))
     except (GoStopError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -128,7 +128,33 @@ def test_a_network_is_fitted_to_the_labels(script, tmp_path):
     assert [json.loads(x)["epoch"] for x in lines] == [0, 1]
     assert 0 <= report["top1"] <= 1 and report["decisions"] > 0
     from gostop_core.neural.network import load_network
-    assert load_network(tmp_path / "fit.npz").header["epochs"] == 1
+    head = load_network(tmp_path / "fit.npz").header
+    assert head["distilled"]["epochs"] == 1 and head["distilled"]["loss"] == "mse"
+    assert head["distilled"]["labels"][str(tmp_path)]["shards"] == 2
+    assert head["distilled"]["labels"][str(tmp_path)]["settings"]["samples"] == 8
+    assert head["versions"]["numpy"] == np.__version__ and "init" not in head
+
+
+def test_a_fit_from_the_shipped_network_names_it_and_keeps_its_lineage(script, tmp_path):
+    """A fitted network names the file it started from (sha256, command) and
+    keeps its self-play lineage (hands, samples, config: what train-neural
+    --init counts on), not the fields of the process that made that file."""
+    from gostop_core.neural.network import DEFAULT_WEIGHTS, load_network
+    first, second = tmp_path / "a", tmp_path / "b"
+    script.label_positions(first, script.LabelConfig(hands_per_shard=1, shards=2, samples=4))
+    script.label_positions(second, script.LabelConfig(hands_per_shard=1, shards=1, samples=4,
+                                                      seed=3))
+    assert script.main(["fit", str(first), str(second), "--out", str(tmp_path / "fit.npz"),
+                        "--init", str(DEFAULT_WEIGHTS), "--epochs", "1"]) == 0
+    shipped = load_network(DEFAULT_WEIGHTS).header
+    head = load_network(tmp_path / "fit.npz").header
+    assert head["init"]["sha256"] == shipped["sha256"] != head["sha256"]
+    assert head["hands"] == shipped["hands"] and head["config"] == shipped["config"]
+    assert "averaged" not in head and "run_command" not in head
+    assert head["command"].startswith("python scripts/search_labels.py fit ")
+    assert {k: v["shards"] for k, v in head["distilled"]["labels"].items()} == {
+        str(first): 2, str(second): 1}
+    assert script.main(["fit", str(tmp_path / "none"), "--out", str(tmp_path / "x.npz")]) == 2
 
 
 def test_the_centred_fit_batches_whole_decisions(script, tmp_path):
@@ -151,7 +177,7 @@ def test_the_centred_fit_batches_whole_decisions(script, tmp_path):
                         None, 1, 1e-3, log=lambda line: None, loss="centred")
     assert report["epoch"] == 1
     from gostop_core.neural.network import load_network
-    assert load_network(tmp_path / "fit.npz").header["loss"] == "centred"
+    assert load_network(tmp_path / "fit.npz").header["distilled"]["loss"] == "centred"
     with pytest.raises(ValueError, match="mse or centred"):
         script.fit(sorted(tmp_path.glob("labels_*.npz")), str(tmp_path / "x.npz"), None, 1,
                    1e-3, loss="huber")
