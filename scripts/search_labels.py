@@ -2,7 +2,8 @@
 experiment of round 8 (docs/strength.md, "what did not win").
 
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
-        [--samples S] [--part K/N] [--teacher search|network] [--teacher-weights FILE]
+        [--samples S] [--part K/N] [--teacher search|network|network-own]
+        [--teacher-weights FILE] [--opponents self|greedy]
     python scripts/search_labels.py fit DIR [DIR ...] --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
         [--loss mse|centred]
 
@@ -77,9 +78,16 @@ class LabelConfig:
     #: the network whose playouts the "network" teacher plays (default: the
     #: shipped one); a fitted network here makes one more step of policy iteration
     teacher_weights: str | None = None
+    #: "self": every seat plays (and is labelled) as above; "greedy": one seat a
+    #: hand (in turn) does, the others play the greedy policy unlabelled, so that
+    #: the positions are those of games against greedy
+    opponents: str = "self"
 
 
-TEACHERS = ("search", "network")
+#: "network-own": the network plays only the bot's own playout moves and greedy the
+#: other seats' (neural-search:others=0), so that the values are those of the
+#: network's own play against the greedy policy
+TEACHERS = ("search", "network", "network-own")
 
 
 def _label(game: Game, samples: int, win_bonus: float, seed: int,
@@ -93,9 +101,10 @@ def _label(game: Game, samples: int, win_bonus: float, seed: int,
     rules, fields = parse_view(text)
     codes, state, actions = view_inputs(rules, fields)
     options = {}
-    if teacher == "network":
+    if teacher in ("network", "network-own"):
         from gostop_core.bots.neural import network_playout_options
-        options = network_playout_options(rules, game.players, teacher_weights, cut=1)
+        options = network_playout_options(rules, game.players, teacher_weights, cut=1,
+                                          others=teacher == "network")
     result = search_fields(rules, fields, EXPECTIMAX_V1_SETTINGS["depth"], samples, seed,
                            rollout=True, win_bonus=win_bonus, stop=stop, **options)
     by_code = {code: value for code, value, _line in result["moves"]}
@@ -111,12 +120,16 @@ def shard_hands(cfg: LabelConfig, index: int, stop: StopToken | None = None,
     greedy = GreedyBot(seed=rng.getrandbits(32))
     for h in range(cfg.hands_per_shard):
         game = Game(cfg.rules, cfg.players, seed=rng.getrandbits(62))
+        learner = h % cfg.players
         while not game.is_over():
             if stop is not None and stop.is_set():
                 return
             legal = list(game.legal_moves)
             if len(legal) == 1:
                 game.push(legal[0])
+                continue
+            if cfg.opponents == "greedy" and game.turn != learner:
+                game.push(greedy.choose(game.view(game.turn), legal))
                 continue
             codes, state, actions, values = _label(game, cfg.samples, cfg.win_bonus,
                                                    rng.getrandbits(32), stop, cfg.teacher,
@@ -147,9 +160,11 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
         raise ValueError(f"part must be (k, n) with 0 <= k < n, got {part}")
     if cfg.teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {cfg.teacher!r}")
+    if cfg.opponents not in ("self", "greedy"):
+        raise ValueError(f"opponents must be self or greedy, got {cfg.opponents!r}")
     if cfg.teacher_weights is not None:
-        if cfg.teacher != "network":
-            raise ValueError("teacher weights are for the network teacher")
+        if cfg.teacher not in ("network", "network-own"):
+            raise ValueError("teacher weights are for the network teachers")
         from gostop_core.neural.network import load_network
         load_network(cfg.teacher_weights)  # a file that is no network fails here, not mid-shard
     out = Path(out_dir)
@@ -159,6 +174,7 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
         old = json.loads(conf.read_text())
         old.setdefault("teacher", "search")  # directories labelled before the settings
         old.setdefault("teacher_weights", None)
+        old.setdefault("opponents", "self")
         if old != asdict(cfg):
             raise LabelFileError(f"{conf}: this directory was labelled with other settings "
                                  f"({old}); use another directory")
@@ -353,7 +369,11 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--part", default="0/1", help="K/N: the shards whose index is K modulo N")
     lab.add_argument("--teacher", choices=TEACHERS, default="search",
                      help="search: expectimax-v1; network: the same search with the "
-                          "network's playouts, cut after one turn")
+                          "network's playouts, cut after one turn; network-own: the "
+                          "network plays the bot's own playout moves, greedy the others'")
+    lab.add_argument("--opponents", choices=("self", "greedy"), default="self",
+                     help="self: every seat plays by the labels; greedy: one seat a hand "
+                          "does, the others play greedy and are not labelled")
     lab.add_argument("--teacher-weights", default=None,
                      help="the network teacher's weights (default: the shipped network)")
     fi = sub.add_parser("fit", help="fit a network to the shards of label directories")
@@ -370,7 +390,8 @@ def main(argv: list[str] | None = None) -> int:
             k, _, n = args.part.partition("/")
             cfg = LabelConfig(hands_per_shard=args.hands_per_shard, shards=args.shards,
                               samples=args.samples, seed=args.seed, teacher=args.teacher,
-                              teacher_weights=args.teacher_weights)
+                              teacher_weights=args.teacher_weights,
+                              opponents=args.opponents)
             stop = StopToken()
             signal.signal(signal.SIGTERM, lambda *_: stop.set())
             signal.signal(signal.SIGINT, lambda *_: stop.set())

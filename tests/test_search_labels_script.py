@@ -101,6 +101,44 @@ def test_the_network_teacher_plays_the_weights_it_is_given(script, tmp_path):
             hands_per_shard=1, shards=1, samples=4, teacher="network"))
 
 
+def test_the_network_own_teacher_plays_greedy_for_the_other_seats(script):
+    """``teacher="network-own"``: the search with the network for the bot's own
+    playout moves and greedy for the others' (neural-search:others=0)."""
+    from gostop_core import Game
+    from gostop_core.bots.neural import network_playout_options
+    from gostop_core.bots.search import search_fields
+    from gostop_core.notation import parse_view
+    game = Game("casual", 2, seed=8)
+    codes, _s, _a, own = script._label(game, 16, 2.0, 7, None, "network-own")
+    _c, _s, _a, both = script._label(game, 16, 2.0, 7, None, "network")
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    direct = search_fields(rules, fields, 1, 16, 7, rollout=True, win_bonus=2.0,
+                           **network_playout_options(rules, 2, cut=1, others=False))
+    by_code = {code: value for code, value, _line in direct["moves"]}
+    assert np.allclose(own, [by_code[c] for c in codes]) and not np.allclose(own, both)
+
+
+def test_against_greedy_opponents_only_one_seat_a_hand_is_labelled(script, monkeypatch, tmp_path):
+    """``opponents="greedy"``: in hand h only seat h mod players is labelled
+    (and plays by the labels); the other seats play greedy, unlabelled."""
+    seats = []
+    real = script._label
+
+    def spy(game, *args):
+        seats.append((game.seed, game.turn))
+        return real(game, *args)
+    monkeypatch.setattr(script, "_label", spy)
+    cfg = script.LabelConfig(hands_per_shard=4, shards=1, samples=4, opponents="greedy")
+    decisions = list(script.shard_hands(cfg, 0))
+    by_hand = {}
+    for seed, seat in seats:
+        by_hand.setdefault(seed, set()).add(seat)
+    assert len(decisions) == len(seats) > 0
+    assert [sorted(s) for s in by_hand.values()] == [[0], [1], [0], [1]]
+    with pytest.raises(ValueError, match="opponents must be"):
+        script.label_positions(tmp_path, script.LabelConfig(opponents="everyone"))
+
+
 def test_a_damaged_shard_is_refused_with_its_name(script, tmp_path):
     cfg = script.LabelConfig(hands_per_shard=1, shards=1, samples=8)
     script.label_positions(tmp_path, cfg)
