@@ -753,3 +753,24 @@ def test_lambda_returns_follow_each_seats_later_values(weights):
         td.advance(net.head(h_td), 0.0)
     with pytest.raises(ValueError, match="td_lambda"):
         SelfPlay(1, "casual", 2, weights=net.play_weights(), td_lambda=1.5)
+
+
+def test_each_shipped_network_names_its_making():
+    """Every shipped weights file carries the command that made it, the library
+    versions, the self-play hands behind it and the sha256 of its parameters
+    (which match them); the casual network, fitted to the labels of the search
+    with its predecessor's playouts (round 16), also names those labels'
+    settings and the network it started from."""
+    import hashlib
+    from gostop_core.neural.network import DEFAULT_WEIGHTS, _arrays_bytes
+    for path in sorted(DEFAULT_WEIGHTS.parent.glob("*.npz")):
+        net = load_network(path)
+        head = net.header
+        assert head["sha256"] == hashlib.sha256(_arrays_bytes(net.params)).hexdigest(), path
+        assert head["command"] and {"numpy", "python"} <= set(head["versions"]), path
+        assert head["hands"] > 10_000_000 and head["samples"] > head["hands"], path
+    head = load_network(DEFAULT_WEIGHTS).header
+    assert head["command"].startswith("python scripts/search_labels.py fit ")
+    (labels,) = head["distilled"]["labels"].values()
+    assert labels["settings"]["teacher"] == "network" and labels["settings"]["samples"] == 128
+    assert head["init"]["sha256"] != head["sha256"] and head["config"]["rules"] == "casual"
