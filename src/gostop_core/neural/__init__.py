@@ -5,6 +5,8 @@
 * :mod:`gostop_core.neural.network`: the Q network in numpy, Adam, weights files;
 * :mod:`gostop_core.neural.dmc`: the training loop (``gostop train-neural``).
 
-The shipped weights (``casual2.npz``, 2 players, casual) and how they were made
-are in docs/strength.md, round 6.
+The shipped weights (``casual2.npz``, 2 players, casual: self-play, then fitted
+to the search with its own playouts; ``casual3.npz``, 3 players; ``standard2.npz``)
+and how they were made are in docs/strength.md (rounds 6, 12, 13 and 16); each
+file's header names the command that made it.
 """
