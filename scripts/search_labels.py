@@ -88,6 +88,9 @@ class LabelConfig:
 #: other seats' (neural-search:others=0), so that the values are those of the
 #: network's own play against the greedy policy
 TEACHERS = ("search", "network", "network-own")
+#: the teachers whose playouts a network plays (``teacher_weights`` names it)
+NETWORK_TEACHERS = ("network", "network-own")
+OPPONENTS = ("self", "greedy")
 
 
 def _label(game: Game, samples: int, win_bonus: float, seed: int,
@@ -101,7 +104,7 @@ def _label(game: Game, samples: int, win_bonus: float, seed: int,
     rules, fields = parse_view(text)
     codes, state, actions = view_inputs(rules, fields)
     options = {}
-    if teacher in ("network", "network-own"):
+    if teacher in NETWORK_TEACHERS:
         from gostop_core.bots.neural import network_playout_options
         options = network_playout_options(rules, game.players, teacher_weights, cut=1,
                                           others=teacher == "network")
@@ -160,10 +163,10 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
         raise ValueError(f"part must be (k, n) with 0 <= k < n, got {part}")
     if cfg.teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {cfg.teacher!r}")
-    if cfg.opponents not in ("self", "greedy"):
-        raise ValueError(f"opponents must be self or greedy, got {cfg.opponents!r}")
+    if cfg.opponents not in OPPONENTS:
+        raise ValueError(f"opponents must be {' or '.join(OPPONENTS)}, got {cfg.opponents!r}")
     if cfg.teacher_weights is not None:
-        if cfg.teacher not in ("network", "network-own"):
+        if cfg.teacher not in NETWORK_TEACHERS:
             raise ValueError("teacher weights are for the network teachers")
         from gostop_core.neural.network import load_network
         load_network(cfg.teacher_weights)  # a file that is no network fails here, not mid-shard
@@ -286,17 +289,18 @@ def _decision_batches(decision: np.ndarray, rows: int,
 def _fit_header(shards: list[Path], held: list[Path], net, init: str | None, command: str,
                 settings: dict, report: dict, rows: int) -> dict:
     """The fitted network's provenance: the fit's command and settings, the label
-    directories (their labelling settings and shard counts), the rows and
-    decisions learned from, the library versions, and the network it started
+    directories (their labelling settings, shard and held-out counts), the rows
+    trained on, the library versions, and the network it started
     from (its sha256 and command; its self-play lineage, ``config``, ``hands``
     and ``samples``, kept so that ``gostop train-neural --init`` counts on from it).
     Fields of the starting file that describe another process are not carried."""
     from gostop_core.neural.dmc import _versions
-    dirs = {}
+    held_out = set(held)
+    dirs: dict[str, dict] = {}
     for p in shards:
         d = dirs.setdefault(str(p.parent), {"shards": 0, "held_out": 0})
         d["shards"] += 1
-        d["held_out"] += p in held
+        d["held_out"] += p in held_out
     for d, entry in dirs.items():
         conf = Path(d) / "labels.json"
         entry["settings"] = json.loads(conf.read_text()) if conf.is_file() else None
@@ -371,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
                      help="search: expectimax-v1; network: the same search with the "
                           "network's playouts, cut after one turn; network-own: the "
                           "network plays the bot's own playout moves, greedy the others'")
-    lab.add_argument("--opponents", choices=("self", "greedy"), default="self",
+    lab.add_argument("--opponents", choices=OPPONENTS, default="self",
                      help="self: every seat plays by the labels; greedy: one seat a hand "
                           "does, the others play greedy and are not labelled")
     lab.add_argument("--teacher-weights", default=None,

@@ -41,6 +41,20 @@ def test_labels_hold_the_searchs_value_of_every_legal_move_and_resume(script, tm
         script.label_positions(tmp_path, other)
 
 
+def _network_search_values(game, codes, **playout):
+    """The values of ``codes`` by the search with the network's playouts
+    (``playout``: :func:`network_playout_options`'s keywords), called directly
+    with the labeller's depth, samples, seed and win bonus."""
+    from gostop_core.bots.neural import network_playout_options
+    from gostop_core.bots.search import search_fields
+    from gostop_core.notation import parse_view
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    direct = search_fields(rules, fields, 1, 16, 7, rollout=True, win_bonus=2.0,
+                           **network_playout_options(rules, 2, cut=1, **playout))
+    by_code = {code: value for code, value, _line in direct["moves"]}
+    return [by_code[c] for c in codes]
+
+
 def test_the_network_teacher_values_moves_with_the_networks_playouts(script, tmp_path):
     """``teacher="network"``: the values are those of the search with the
     shipped network's playouts cut after one turn (neural-search's), not
@@ -48,17 +62,10 @@ def test_the_network_teacher_values_moves_with_the_networks_playouts(script, tmp
     the setting existed resumes as the search's."""
     import json
     from gostop_core import Game
-    from gostop_core.bots.neural import network_playout_options
-    from gostop_core.bots.search import search_fields
-    from gostop_core.notation import parse_view
     game = Game("casual", 2, seed=5)
     _codes, _s, _a, plain = script._label(game, 16, 2.0, 7, None, "search")
     codes, _s, _a, net = script._label(game, 16, 2.0, 7, None, "network")
-    rules, fields = parse_view(game.view(game.turn).to_str())
-    direct = search_fields(rules, fields, 1, 16, 7, rollout=True, win_bonus=2.0,
-                           **network_playout_options(rules, 2, cut=1))
-    by_code = {code: value for code, value, _line in direct["moves"]}
-    assert np.allclose(net, [by_code[c] for c in codes])
+    assert np.allclose(net, _network_search_values(game, codes))
     assert not np.allclose(net, plain)
     with pytest.raises(ValueError, match="teacher must be"):
         script.label_positions(tmp_path / "x", script.LabelConfig(teacher="oracle"))
@@ -105,17 +112,11 @@ def test_the_network_own_teacher_plays_greedy_for_the_other_seats(script):
     """``teacher="network-own"``: the search with the network for the bot's own
     playout moves and greedy for the others' (neural-search:others=0)."""
     from gostop_core import Game
-    from gostop_core.bots.neural import network_playout_options
-    from gostop_core.bots.search import search_fields
-    from gostop_core.notation import parse_view
     game = Game("casual", 2, seed=8)
     codes, _s, _a, own = script._label(game, 16, 2.0, 7, None, "network-own")
     _c, _s, _a, both = script._label(game, 16, 2.0, 7, None, "network")
-    rules, fields = parse_view(game.view(game.turn).to_str())
-    direct = search_fields(rules, fields, 1, 16, 7, rollout=True, win_bonus=2.0,
-                           **network_playout_options(rules, 2, cut=1, others=False))
-    by_code = {code: value for code, value, _line in direct["moves"]}
-    assert np.allclose(own, [by_code[c] for c in codes]) and not np.allclose(own, both)
+    assert np.allclose(own, _network_search_values(game, codes, others=False))
+    assert not np.allclose(own, both)
 
 
 def test_against_greedy_opponents_only_one_seat_a_hand_is_labelled(script, monkeypatch, tmp_path):
