@@ -2,7 +2,8 @@
 experiment of round 8 (docs/strength.md, "what did not win").
 
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
-        [--samples S] [--part K/N] [--teacher search|network|network-own]
+        [--samples S] [--part K/N] [--rules PRESET] [--players 2|3]
+        [--teacher search|network|network-own]
         [--teacher-weights FILE] [--opponents self|greedy]
     python scripts/search_labels.py fit DIR [DIR ...] --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
         [--loss mse|centred]
@@ -48,6 +49,7 @@ from gostop_core.moves import Move
 from gostop_core.neural.network import read_npz
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, view_inputs
 from gostop_core.notation import parse_view
+from gostop_core.rules import preset_names
 from gostop_core.outfiles import write_output
 
 
@@ -313,6 +315,21 @@ def _fit_header(shards: list[Path], held: list[Path], net, init: str | None, com
     return head
 
 
+def _table(shards: list[Path]) -> tuple[str, int]:
+    """The ``(rules, players)`` the shards' hands were played at (their
+    directories' labels.json; casual 2-player where there is none): a fit
+    evaluates its network at that table, so one fit takes one table."""
+    tables = set()
+    for d in {p.parent for p in shards}:
+        conf = d / "labels.json"
+        settings = json.loads(conf.read_text()) if conf.is_file() else {}
+        tables.add((settings.get("rules", "casual"), int(settings.get("players", 2))))
+    if len(tables) != 1:
+        raise LabelFileError("the label directories were played at different tables: "
+                             + ", ".join(f"{r} {n}-player" for r, n in sorted(tables)))
+    return tables.pop()
+
+
 def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         seed: int = 0, log: Callable[[str], None] = print, loss: str = "mse",
         command: str = "") -> dict:
@@ -332,6 +349,7 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         raise LabelFileError("fitting needs at least one shard to train on and shard 0 to hold out")
     if loss not in ("mse", "centred"):
         raise ValueError(f"loss must be mse or centred, got {loss!r}")
+    table = _table(shards)
     s, a, v, d = load_shards(train)
     hs, ha, hv, hd = load_shards(held)
     net = Network.initial() if init is None else load_network(init)
@@ -348,9 +366,10 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
                 idx = perm[i:i + 1024]
                 x = np.concatenate([s[idx], a[idx]], axis=1).astype(np.float32) * scale
                 opt.step(x, v[idx] / RETURN_SCALE)
-        ev = evaluate_vs_greedy(net, "casual", 2, 2000, 500_000)
+        ev = evaluate_vs_greedy(net, *table, 2000, 500_000)
         report = {"epoch": epoch, **agreement(net, hs, ha, hv, hd),
-                  "vs_greedy": ev["points"], "low": ev["low"], "high": ev["high"]}
+                  "vs_greedy": ev["points"], "low": ev["low"], "high": ev["high"],
+                  "won": ev["win_rate"]}
         log(json.dumps({k: round(x, 3) if isinstance(x, float) else x for k, x in report.items()}))
     header = _fit_header(shards, held, net, init, command,
                          {"epochs": epochs, "lr": lr, "loss": loss, "seed": seed}, report, len(v))
@@ -371,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--samples", type=int, default=LabelConfig.samples)
     lab.add_argument("--seed", type=int, default=0)
     lab.add_argument("--part", default="0/1", help="K/N: the shards whose index is K modulo N")
+    lab.add_argument("--rules", choices=preset_names(), default="casual",
+                     help="the preset the hands are played by")
+    lab.add_argument("--players", type=int, choices=(2, 3), default=2)
     lab.add_argument("--teacher", choices=TEACHERS, default="search",
                      help="search: expectimax-v1; network: the same search with the "
                           "network's playouts, cut after one turn; network-own: the "
@@ -392,15 +414,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "label":
             k, _, n = args.part.partition("/")
-            cfg = LabelConfig(hands_per_shard=args.hands_per_shard, shards=args.shards,
+            cfg = LabelConfig(rules=args.rules, players=args.players,
+                              hands_per_shard=args.hands_per_shard, shards=args.shards,
                               samples=args.samples, seed=args.seed, teacher=args.teacher,
                               teacher_weights=args.teacher_weights,
                               opponents=args.opponents)
             stop = StopToken()
-            signal.signal(signal.SIGTERM, lambda *_: stop.set())
-            signal.signal(signal.SIGINT, lambda *_: stop.set())
-            label_positions(args.out, cfg, stop, lambda d: print(json.dumps(d), flush=True),
-                            part=(int(k), int(n or 1)))
+            # a signal ends the run after the decision under way; the caller's
+            # handlers come back when it ends
+            before = {sig: signal.signal(sig, lambda *_: stop.set())
+                      for sig in (signal.SIGTERM, signal.SIGINT)}
+            try:
+                label_positions(args.out, cfg, stop,
+                                lambda d: print(json.dumps(d), flush=True),
+                                part=(int(k), int(n or 1)))
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
         else:
             shards = []
             for directory in args.labels:

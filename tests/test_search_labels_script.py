@@ -220,3 +220,31 @@ def test_the_centred_fit_batches_whole_decisions(script, tmp_path):
     with pytest.raises(ValueError, match="mse or centred"):
         script.fit(sorted(tmp_path.glob("labels_*.npz")), str(tmp_path / "x.npz"), None, 1,
                    1e-3, loss="huber")
+
+
+def test_labels_at_three_players_are_fitted_and_judged_at_that_table(script, tmp_path,
+                                                                     monkeypatch):
+    """``label --players 3`` plays (and labels) 3-player hands; a fit judges its
+    network at the labels' table, and refuses label directories of two tables."""
+    three, two = tmp_path / "three", tmp_path / "two"
+    assert script.main(["label", "--out", str(three), "--shards", "2",
+                        "--hands-per-shard", "1", "--samples", "4", "--players", "3"]) == 0
+    assert json.loads((three / "labels.json").read_text())["players"] == 3
+    from gostop_core.neural import dmc
+    tables = []
+    real = dmc.evaluate_vs_greedy
+
+    def spy(net, rules, players, deals, seed):
+        tables.append((rules, players))
+        return real(net, rules, players, 20, seed)
+    monkeypatch.setattr(dmc, "evaluate_vs_greedy", spy)
+    report = script.fit(sorted(three.glob("labels_*.npz")), str(tmp_path / "fit.npz"),
+                        None, 1, 1e-3, log=lambda line: None)
+    assert tables == [("casual", 3)] * 2 and 0 <= report["won"] <= 1
+    script.label_positions(two, script.LabelConfig(hands_per_shard=1, shards=1, samples=4))
+    with pytest.raises(script.LabelFileError, match="different tables"):
+        script.fit(sorted(three.glob("labels_*.npz")) + sorted(two.glob("labels_*.npz")),
+                   str(tmp_path / "x.npz"), None, 1, 1e-3)
+    with pytest.raises(SystemExit) as exc:  # argparse's usage error
+        script.main(["label", "--out", str(tmp_path / "bad"), "--rules", "chess"])
+    assert exc.value.code == 2
