@@ -2,7 +2,7 @@
 experiment of round 8 (docs/strength.md, "what did not win").
 
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
-        [--samples S] [--part K/N] [--rules PRESET] [--players 2|3]
+        [--samples S] [--part K/N] [--rules PRESET] [--players 2|3] [--win-bonus W]
         [--teacher search|network|network-own]
         [--teacher-weights FILE] [--opponents self|greedy]
     python scripts/search_labels.py fit DIR [DIR ...] --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
@@ -393,6 +393,9 @@ def main(argv: list[str] | None = None) -> int:
     lab.add_argument("--rules", choices=preset_names(), default="casual",
                      help="the preset the hands are played by")
     lab.add_argument("--players", type=int, choices=(2, 3), default=2)
+    lab.add_argument("--win-bonus", type=float, default=LabelConfig.win_bonus,
+                     help="points the search adds to a playout won (and takes from one "
+                          "lost); expectimax-v1's by default")
     lab.add_argument("--teacher", choices=TEACHERS, default="search",
                      help="search: expectimax-v1; network: the same search with the "
                           "network's playouts, cut after one turn; network-own: the "
@@ -416,6 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             k, _, n = args.part.partition("/")
             cfg = LabelConfig(rules=args.rules, players=args.players,
                               hands_per_shard=args.hands_per_shard, shards=args.shards,
+                              win_bonus=args.win_bonus,
                               samples=args.samples, seed=args.seed, teacher=args.teacher,
                               teacher_weights=args.teacher_weights,
                               opponents=args.opponents)

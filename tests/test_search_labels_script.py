@@ -224,12 +224,15 @@ def test_the_centred_fit_batches_whole_decisions(script, tmp_path):
 
 def test_labels_at_three_players_are_fitted_and_judged_at_that_table(script, tmp_path,
                                                                      monkeypatch):
-    """``label --players 3`` plays (and labels) 3-player hands; a fit judges its
+    """``label --players 3`` plays (and labels) 3-player hands (``--win-bonus``:
+    the search's bonus for a playout won); a fit judges its
     network at the labels' table, and refuses label directories of two tables."""
     three, two = tmp_path / "three", tmp_path / "two"
     assert script.main(["label", "--out", str(three), "--shards", "2",
-                        "--hands-per-shard", "1", "--samples", "4", "--players", "3"]) == 0
-    assert json.loads((three / "labels.json").read_text())["players"] == 3
+                        "--hands-per-shard", "1", "--samples", "4", "--players", "3",
+                        "--win-bonus", "8"]) == 0
+    settings = json.loads((three / "labels.json").read_text())
+    assert settings["players"] == 3 and settings["win_bonus"] == 8
     from gostop_core.neural import dmc
     tables = []
     real = dmc.evaluate_vs_greedy
