@@ -6,7 +6,8 @@
 * :mod:`gostop_core.neural.dmc`: the training loop (``gostop train-neural``).
 
 The shipped weights (``casual2.npz``, 2 players, casual: self-play, then fitted
-to the search with its own playouts; ``casual3.npz``, 3 players; ``standard2.npz``)
-and how they were made are in docs/strength.md (rounds 6, 12, 13 and 16); each
+to the search with its own playouts; ``casual3.npz``, 3 players, the same two
+steps; ``standard2.npz``) and how they were made are in docs/strength.md (rounds
+6, 12, 13, 16 and 17); each
 file's header names the command that made it.
 """
