@@ -327,7 +327,9 @@ def test_children_that_left_the_process_group_go_with_the_program(mode, tmp_path
     pid_file = tmp_path / "pids"
     monkeypatch.setenv("BOT_PID_FILE", str(pid_file))
     game = Game("casual", 2, seed=1)
-    bot = ExternalBot(BROKEN + [mode], move_time=0.3)
+    # time enough for the bot to start its children (daemon: a second Python)
+    # and note their pids on a loaded machine, before the limit ends it
+    bot = ExternalBot(BROKEN + [mode], move_time=1.5)
     with pytest.raises(BotTimeoutError):
         bot.choose(game.view(game.turn), list(game.legal_moves))
     pids = [int(x) for x in pid_file.read_text().split()]
