@@ -49,8 +49,8 @@ from gostop_core.moves import Move
 from gostop_core.neural.network import read_npz
 from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES, view_inputs
 from gostop_core.notation import parse_view
-from gostop_core.rules import preset_names
 from gostop_core.outfiles import write_output
+from gostop_core.rules import preset_names
 
 
 SHARD_FORMAT = "gostop-labels-1"
@@ -167,6 +167,8 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {cfg.teacher!r}")
     if cfg.opponents not in OPPONENTS:
         raise ValueError(f"opponents must be {' or '.join(OPPONENTS)}, got {cfg.opponents!r}")
+    if not 0 <= cfg.win_bonus <= 1000:  # also refuses nan: hours of labels worth nothing
+        raise ValueError(f"the win bonus must be between 0 and 1000 points, got {cfg.win_bonus}")
     if cfg.teacher_weights is not None:
         if cfg.teacher not in NETWORK_TEACHERS:
             raise ValueError("teacher weights are for the network teachers")
@@ -304,8 +306,7 @@ def _fit_header(shards: list[Path], held: list[Path], net, init: str | None, com
         d["shards"] += 1
         d["held_out"] += p in held_out
     for d, entry in dirs.items():
-        conf = Path(d) / "labels.json"
-        entry["settings"] = json.loads(conf.read_text()) if conf.is_file() else None
+        entry["settings"] = _settings(Path(d))
     head = {k: net.header[k] for k in ("config", "hands", "samples", "seeds") if k in net.header}
     head.update(command=command, versions=_versions(), distilled={
         **settings, "labels": dirs, "rows": rows, "tuning_eval": report})
@@ -315,15 +316,21 @@ def _fit_header(shards: list[Path], held: list[Path], net, init: str | None, com
     return head
 
 
+def _settings(directory: Path) -> dict | None:
+    """The labelling settings a directory's labels.json holds (None without one)."""
+    conf = directory / "labels.json"
+    return json.loads(conf.read_text()) if conf.is_file() else None
+
+
 def _table(shards: list[Path]) -> tuple[str, int]:
     """The ``(rules, players)`` the shards' hands were played at (their
-    directories' labels.json; casual 2-player where there is none): a fit
-    evaluates its network at that table, so one fit takes one table."""
+    directories' settings; :class:`LabelConfig`'s table where there are none): a
+    fit evaluates its network at that table, so one fit takes one table."""
     tables = set()
     for d in {p.parent for p in shards}:
-        conf = d / "labels.json"
-        settings = json.loads(conf.read_text()) if conf.is_file() else {}
-        tables.add((settings.get("rules", "casual"), int(settings.get("players", 2))))
+        settings = _settings(d) or {}
+        tables.add((settings.get("rules", LabelConfig.rules),
+                    int(settings.get("players", LabelConfig.players))))
     if len(tables) != 1:
         raise LabelFileError("the label directories were played at different tables: "
                              + ", ".join(f"{r} {n}-player" for r, n in sorted(tables)))

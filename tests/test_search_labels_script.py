@@ -248,6 +248,9 @@ def test_labels_at_three_players_are_fitted_and_judged_at_that_table(script, tmp
     with pytest.raises(script.LabelFileError, match="different tables"):
         script.fit(sorted(three.glob("labels_*.npz")) + sorted(two.glob("labels_*.npz")),
                    str(tmp_path / "x.npz"), None, 1, 1e-3)
+    for bonus in ("nan", "-1"):
+        assert script.main(["label", "--out", str(tmp_path / "bad"), "--win-bonus", bonus]) == 2
+    assert not (tmp_path / "bad").exists()
     with pytest.raises(SystemExit) as exc:  # argparse's usage error
         script.main(["label", "--out", str(tmp_path / "bad"), "--rules", "chess"])
     assert exc.value.code == 2
