@@ -483,6 +483,19 @@ def test_the_loader_rejects_files_that_are_no_network(tmp_path, weights):
         save_network(tmp_path, net)
 
 
+
+def test_a_header_copied_from_another_network_cannot_mislabel_the_saved_one(tmp_path):
+    narrow = Network.initial((16, 8), seed=5)
+    save_network(tmp_path / "narrow.npz", narrow, header={"command": "test"})
+    old = load_network(tmp_path / "narrow.npz")
+    wide = old.widened((32, 16), seed=1)
+    wide.header = {}
+    digest = save_network(tmp_path / "wide.npz", wide, header=dict(old.header, note="widened"))
+    saved = load_network(tmp_path / "wide.npz")
+    assert saved.header["sha256"] == digest != old.header["sha256"]
+    assert saved.header["hidden"] == [32, 16] and saved.hidden == (32, 16)
+    assert saved.header["command"] == "test" and saved.header["note"] == "widened"
+
 def test_gostop_train_neural_runs_a_tiny_training_and_reports_bad_input(tmp_path):
     runner = CliRunner()
     out = tmp_path / "run"

@@ -230,9 +230,11 @@ def save_network(path: str | os.PathLike, net: Network, extra: dict[str, np.ndar
     if path.exists() and not path.is_file():
         raise NeuralWeightsError(f"{path}: not a regular file")
     digest = hashlib.sha256(_arrays_bytes(net.params)).hexdigest()
-    head = dict(net.header, **(header or {}), format=NETWORK_FORMAT,
-                hidden=list(net.hidden), inputs=[NUM_STATE_FEATURES, NUM_ACTION_FEATURES],
-                return_scale=RETURN_SCALE, sha256=digest)
+    # The fields that describe these parameters are always this file's own, so a
+    # header copied from another network (its sha256, its hidden sizes) cannot mislabel them.
+    head = {**net.header, **(header or {}), "format": NETWORK_FORMAT,
+            "hidden": list(net.hidden), "inputs": [NUM_STATE_FEATURES, NUM_ACTION_FEATURES],
+            "return_scale": RETURN_SCALE, "sha256": digest}
     arrays = dict(net.params, **(extra or {}))
     arrays["header"] = np.frombuffer(json.dumps(head, sort_keys=True).encode(), dtype=np.uint8)
     write_output(str(path), _arrays_bytes(arrays))   # a temporary file renamed over it
