@@ -483,13 +483,12 @@ def test_the_loader_rejects_files_that_are_no_network(tmp_path, weights):
         save_network(tmp_path, net)
 
 
-
 def test_a_header_copied_from_another_network_cannot_mislabel_the_saved_one(tmp_path):
     narrow = Network.initial((16, 8), seed=5)
     save_network(tmp_path / "narrow.npz", narrow, header={"command": "test"})
     old = load_network(tmp_path / "narrow.npz")
     wide = old.widened((32, 16), seed=1)
-    wide.header = {}
+    wide.header = {}  # only the header passed in names the old network
     digest = save_network(tmp_path / "wide.npz", wide, header=dict(old.header, note="widened"))
     saved = load_network(tmp_path / "wide.npz")
     assert saved.header["sha256"] == digest != old.header["sha256"]

@@ -225,7 +225,9 @@ def save_network(path: str | os.PathLike, net: Network, extra: dict[str, np.ndar
     """Write ``net`` (and ``extra`` arrays, e.g. the optimiser's) to ``path``
     by :mod:`gostop_core.outfiles`'s rules (a regular file is replaced at once,
     by a temporary file renamed over it); returns the sha256 of the
-    parameters, also stored in the header."""
+    parameters, also stored in the header. ``header`` adds to ``net.header``;
+    the fields that describe the parameters (format, sizes, sha256) are always
+    the saved network's own."""
     path = Path(path)
     if path.exists() and not path.is_file():
         raise NeuralWeightsError(f"{path}: not a regular file")
