@@ -12,7 +12,7 @@ import pytest
 from gostop_core import Game
 from gostop_core.bots import make_bot
 from gostop_core.bots.base import play_game
-from gostop_core.bots.neural import NeuralSearchBot
+from gostop_core.bots.neural import NeuralIsmctsBot, NeuralSearchBot
 from gostop_core.bots.search import search_fields
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.neural.network import Network, load_network, save_network
@@ -290,3 +290,71 @@ def test_the_curves_script_plots_runs_side_by_side(tmp_path):
     assert png.read_bytes().startswith(b"\x89PNG")
     with pytest.raises(SystemExit):
         script.main(["--png", str(png), "--run", "no-label"])
+
+
+# ---------------------------------------------------------------- the tree search on top
+def _ismcts_position(seed: int = 2):
+    game = Game("casual", seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(6):  # a few moves in: the tree has own decisions and flips below it
+        game.push(rnd.choice(list(game.legal_moves)))
+    return game
+
+
+def test_the_tree_search_without_a_model_seat_is_the_greedy_ismcts(weights):
+    """A model that plays no seat and values no playout (own=0, others=0, cut 0)
+    leaves the search exactly the greedy-playout ``ismcts``: the model is reached
+    only where the settings ask for it."""
+    from gostop_core.bots.ismcts import ismcts_fields
+    from gostop_core.bots.neural import network_playout_options
+    game = _ismcts_position()
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    options = network_playout_options(rules, 2, weights, cut=0, own=False, others=False)
+    options.pop("sampled_flips")
+    plain = ismcts_fields(rules, fields, iterations=400, seed=9)
+    modelled = ismcts_fields(rules, fields, iterations=400, seed=9, **options)
+    assert modelled["moves"] == plain["moves"]
+    options = network_playout_options(rules, 2, weights, cut=1)
+    options.pop("sampled_flips")
+    played = ismcts_fields(rules, fields, iterations=400, seed=9, **options)
+    assert played["moves"] != plain["moves"]   # the network's playouts value the moves
+
+
+def test_the_tree_search_checks_its_model_settings(weights):
+    from gostop_core.bots.ismcts import ismcts_fields
+    from gostop_core.bots.search import MAX_CUT
+    game = _ismcts_position()
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    with pytest.raises(ValueError, match="cutoff needs a model"):
+        ismcts_fields(rules, fields, iterations=10, cutoff=1)
+    capsule = NeuralPlayout(load_network(weights)).capsule()
+    with pytest.raises(ValueError, match="cutoff must be"):
+        ismcts_fields(rules, fields, iterations=10, model=capsule, cutoff=MAX_CUT + 1)
+    with pytest.raises(ValueError, match="neural-ismcts cut"):
+        NeuralIsmctsBot(cut=-1)
+    with pytest.raises(ValueError, match="bad neural-ismcts setting"):
+        make_bot("neural-ismcts:samples=2")
+
+
+def test_the_tree_search_bot_decides_from_the_view_alone(weights):
+    for seed in range(5):
+        game = Game("casual", seed=seed)
+        if game.is_over():
+            continue
+        other = Game.from_position(swap_hidden(game.position()))
+        assert game.position() != other.position()
+        spec = f"neural-ismcts:weights={weights},iterations=120,cut=2"
+        a = make_bot(spec, seed=3).choose(game.view(0), list(game.legal_moves))
+        b = make_bot(spec, seed=3).choose(other.view(0), list(other.legal_moves))
+        assert a == b and a in game.legal_moves
+
+
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2),
+                                            ("family", 4)])
+def test_the_tree_search_bot_plays_whole_hands(weights, preset, players):
+    # 4 players do not fit the network's inputs: the playouts are the greedy policy's
+    game = Game(preset, players, seed=21)
+    bot = make_bot(f"neural-ismcts:weights={weights},iterations=60,cut=2,prior=2", seed=1)
+    outcome = play_game(game, [bot] + [GreedyBot() for _ in range(players - 1)])
+    assert game.is_over() and outcome is not None
+    assert bot.last_iterations > 0

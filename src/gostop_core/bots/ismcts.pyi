@@ -16,4 +16,5 @@ def ismcts_fields(rules: Rules, fields: dict[str, Any], iterations: int = ..., c
                   seed: int = ..., time_ms: float = ..., win_bonus: float = ...,
                   opp_tree: bool = ..., open_loop: bool = ..., nodes: int = ...,
                   prior: float = ..., widen: float = ...,
-                  stop: StopToken | None = ...) -> dict[str, Any]: ...
+                  stop: StopToken | None = ..., model: Any = ..., model_own: bool = ...,
+                  model_others: bool = ..., cutoff: int = ...) -> dict[str, Any]: ...

@@ -52,8 +52,10 @@ from gostop_core.movegen cimport (
     move_kind, bounded,
 )
 from gostop_core.bots.search cimport (
-    SearchCtx, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, now_ms, StopToken,
+    SearchCtx, PlayoutModel, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, now_ms,
+    StopToken,
 )
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from gostop_core.sampling cimport determinize, view_base
 from gostop_core.guard cimport (
     gs_poll_begin, gs_interrupted, gs_raise_if_interrupted, gs_set_stop, gs_stop_asked,
@@ -62,6 +64,10 @@ from gostop_core.guard cimport (
 from gostop_core.movegen import _in_main_thread
 import warnings
 from gostop_core.bots.search import DEFAULT_WIN_BONUS as _WIN_BONUS, LEAF_WEIGHTS as _LEAF_WEIGHTS
+from gostop_core.bots.search import MAX_CUT as _MAX_CUT
+
+# the name of the search's PlayoutModel capsules (gostop_core.bots.search.model_capsule)
+cdef const char* _MODEL_NAME = "gostop_core.PlayoutModel"
 
 #: Iterations per decision by default: about two thirds of the CPU time of the
 #: expectimax bot's 256 samples on 2-player casual positions (docs/search.md).
@@ -90,6 +96,15 @@ ctypedef struct Tree:
     double sum                # payoffs seen: sum, sum of squares, count (the UCB scale)
     double sumsq
     double count
+
+
+cdef inline int playout_move(const GameStateC* w, const SearchCtx* ctx, const uint16_t* moves,
+                             int n) noexcept nogil:
+    """The playout policy's move for the seat to move: the model's where it
+    plays that seat (``model_own``, ``model_others``), else the greedy policy's."""
+    if ctx.model != NULL and (ctx.model_own if w.to_move == ctx.root else ctx.model_others):
+        return ctx.model.pick(w, ctx.r, moves, n, ctx.model.data)
+    return policy_move(w, ctx.r, moves, n)
 
 
 cdef inline int32_t edge(int seat, int code) noexcept nogil:
@@ -195,11 +210,13 @@ cdef double iterate(Tree* t, SearchCtx* ctx, GameStateC* w, int32_t* path) noexc
         if n == 0 or gs_interrupted():
             break
         seat = w.to_move
+        if n == 1:
+            i = 0
+        else:
+            i = playout_move(w, ctx, moves, n)
         if seat == t.root or t.opp_tree:
-            i = policy_move(w, ctx.r, moves, n)
             kid = select_child(t, node, seat, moves, n, i, &i, &expanded)
         else:
-            i = policy_move(w, ctx.r, moves, n)
             kid = node
             if not t.open_loop:
                 kid = find_child(t, node, edge(seat, moves[i]))
@@ -263,7 +280,8 @@ def stop_requested():
 def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, double c=DEFAULT_C,
                   seed=0, double time_ms=0.0, double win_bonus=_WIN_BONUS,
                   bint opp_tree=False, bint open_loop=False, int nodes=DEFAULT_NODES,
-                  double prior=0.0, double widen=0.0, StopToken stop=None):
+                  double prior=0.0, double widen=0.0, StopToken stop=None, model=None,
+                  bint model_own=True, bint model_others=True, int cutoff=0):
     """Information-set MCTS from a player's view (``parse_view`` fields; the
     seat must be the one to move), ``iterations`` deals (or fewer when
     ``time_ms`` > 0 runs out first; at least one), exploration ``c``, a tree of
@@ -273,6 +291,12 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     visits + 1; ``widen`` (> 0) lets a decision node try one more move every
     ``widen`` visits (module docstring); ``stop`` (a
     :class:`~gostop_core.bots.search.StopToken`) ends the iterations once set.
+    ``model`` (a ``PlayoutModel`` capsule, as the expectimax search takes it)
+    is the playout policy instead of the greedy one, for the searching seat's
+    moves (``model_own``: the playouts, the move a new node tries first and the
+    one ``prior`` favours) and the other seats' (``model_others``: in the tree
+    and the playouts); ``cutoff`` (> 0) ends a playout after that many turns
+    with the model's value.
     Returns ``{"moves": [(code, visits, value)], "iterations", "nodes",
     "stopped"}``: every root move in generation order with the iterations that
     chose it and its mean payoff (nan for none), the tree's size, and why the
@@ -323,7 +347,16 @@ def ismcts_fields(Rules rules, dict fields, int iterations=DEFAULT_ITERATIONS, d
     ctx.planning = 0
     ctx.plan_rng = 0
     ctx.model = NULL
+    ctx.model_own = model_own
+    ctx.model_others = model_others
     ctx.cut = 0
+    if model is not None:
+        if cutoff < 0 or cutoff > _MAX_CUT:
+            raise ValueError(f"cutoff must be 0..{_MAX_CUT}")
+        ctx.model = <const PlayoutModel*>PyCapsule_GetPointer(model, _MODEL_NAME)
+        ctx.cut = cutoff
+    elif cutoff != 0:
+        raise ValueError("cutoff needs a model")
     ctx.worlds = 1
     ctx.sampled_flips = 0
     ctx.trie = NULL  # no table of information sets: ismcts keys its own tree

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from typing import Any
 
 
 from gostop_core.bots.base import Bot
@@ -18,6 +19,7 @@ from gostop_core.bots.ismcts import (
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move
 from gostop_core.notation import parse_view
+from gostop_core.rules import Rules
 
 __all__ = ["IsmctsBot"]
 
@@ -122,6 +124,11 @@ class IsmctsBot(Bot):
         #: Set from any thread, it stops this bot's search under way (None: no token).
         self.stop_token: StopToken | None = None
 
+    def search_options(self, rules: Rules, fields: dict[str, Any]) -> dict[str, Any]:
+        """More keywords of :func:`~gostop_core.bots.ismcts.ismcts_fields` for a
+        view (a subclass gives a playout model here); none by default."""
+        return {}
+
     def analyse(self, view: PlayerView | str) -> list[RankedMove]:
         """Every legal move of the view's seat (which must be the one to move),
         the most chosen first, with its mean payoff (``value``, nan for a move
@@ -135,7 +142,7 @@ class IsmctsBot(Bot):
                                time_ms=self.time_ms, win_bonus=self.win_bonus,
                                opp_tree=self.opponents == "tree", open_loop=self.loop == "open",
                                nodes=self.nodes, prior=self.prior, widen=self.widen,
-                               stop=self.stop_token)
+                               stop=self.stop_token, **self.search_options(rules, fields))
         self.last_iterations = result["iterations"]
         ranked = [RankedMove(Move.from_code(code), value, (str(Move.from_code(code)),), visits)
                   for code, visits, value in result["moves"]]

@@ -19,6 +19,11 @@ root move valued on the same deals, with the network (in C,
 :class:`~gostop_core.neural.playout.NeuralPlayout`) playing the playouts'
 moves for every seat and, with ``cut`` K, valuing a playout after K turns by
 its Q instead of playing it to the end.
+
+The ``neural-ismcts`` bot (:class:`NeuralIsmctsBot`) is the information-set
+tree search (:mod:`gostop_core.bots.ismcts`) with the same network as its
+playout policy and value: a tree keyed by what the bot has seen, so its own
+later decisions are planned over information sets rather than per sampled deal.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ import numpy as np
 
 from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import ExpectimaxBot
+from gostop_core.bots.ismcts import MAX_ITERATIONS
+from gostop_core.bots.mcts import IsmctsBot
 from gostop_core.bots.search import MAX_CUT
 from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.bots.simple import GreedyBot
@@ -43,8 +50,8 @@ from gostop_core.neural.selfplay import view_inputs
 NN_SEATS = 3
 from gostop_core.notation import parse_view
 
-__all__ = ["NeuralBot", "NeuralSearchBot", "neural_from_spec", "neural_search_from_spec",
-           "NEURAL_KEYS"]
+__all__ = ["NeuralBot", "NeuralSearchBot", "NeuralIsmctsBot", "neural_from_spec",
+           "neural_search_from_spec", "neural_ismcts_from_spec", "NEURAL_KEYS"]
 
 #: ``neural:key=value`` settings and the NeuralBot argument each sets.
 NEURAL_KEYS = {"weights": "weights", "gostop": "gostop", "bonus": "bonus"}
@@ -244,3 +251,60 @@ def neural_search_from_spec(spec: str, seed: int | None,
     :data:`~NeuralSearchBot.SETTINGS`), over the search settings ``base``."""
     return NeuralSearchBot(seed, **settings_from_spec(
         "neural-search", spec, NeuralSearchBot.SETTINGS, "neural-search:samples=64,cut=4", base))
+
+
+class NeuralIsmctsBot(IsmctsBot):
+    """The information-set tree search with the network as its playout policy:
+    the other seats' moves in the tree and in the playouts, the bot's own
+    playout moves, the move a new node of its own tries first (and the one
+    ``prior`` favours) are the network's; a playout is valued by the network
+    after ``cut`` turns.  At a 4-player table (beyond the network's inputs)
+    it is the greedy-playout ``ismcts``."""
+
+    name = "neural-ismcts"
+
+    #: Iterations a decision by default: about the CPU time of ``neural-search``
+    #: (docs/strength.md, round 19).
+    ITERATIONS = 1000
+    #: Playout turns before the network's value.
+    CUT = 1
+
+    SETTINGS = (Setting("iterations", "iterations", "int", ITERATIONS, "deals played a decision",
+                        1, MAX_ITERATIONS, cap=100_000),) + tuple(
+        s for s in IsmctsBot.SETTINGS if s.name != "iterations") + (
+        Setting("own", "own", "switch", True, "the network plays the bot's own playout moves"),
+        Setting("others", "others", "switch", True,
+                "the network plays the other seats' moves"),
+        Setting("cut", "cut", "int", CUT, "playout turns before the network's value "
+                "(0: to the end)", 0, MAX_CUT),
+        Setting("weights", "weights", "path", None,
+                "network weights file (default: as for neural)", live=False),
+    )
+
+    def __init__(self, seed: int | None = None, weights: str | None = None,
+                 own: bool = True, others: bool = True, cut: int | None = None,
+                 **settings: Any):
+        super().__init__(seed, **settings)
+        self.weights = weights
+        self.own = bool(own)
+        self.others = bool(others)
+        self.cut = self.CUT if cut is None else int(cut)
+        if not 0 <= self.cut <= MAX_CUT:
+            raise ValueError(f"neural-ismcts cut must be 0..{MAX_CUT} turns, got {cut}")
+        if weights is not None:
+            _playout(weights)  # a file that is no network is refused when the bot is made
+
+    def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
+        if fields["nplayers"] > NN_SEATS:
+            return {}
+        options = network_playout_options(rules, fields["nplayers"], self.weights, cut=self.cut,
+                                          own=self.own, others=self.others)
+        options.pop("sampled_flips")
+        return options
+
+
+def neural_ismcts_from_spec(spec: str, seed: int | None) -> NeuralIsmctsBot:
+    """A NeuralIsmctsBot from ``key=value`` pairs separated by commas (its
+    :data:`~NeuralIsmctsBot.SETTINGS`)."""
+    return NeuralIsmctsBot(seed, **settings_from_spec(
+        "neural-ismcts", spec, NeuralIsmctsBot.SETTINGS, "neural-ismcts:iterations=500,cut=1"))

@@ -21,9 +21,10 @@ __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BOT_CLASSES", "BEST_SETTINGS",
 
 #: Names accepted by :func:`make_bot`.
 BOT_NAMES = ("random", "greedy", "expectimax", "expectimax-v1", "best", "ismcts", "learned",
-             "neural", "neural-search")
+             "neural", "neural-search", "neural-ismcts")
 #: Prefixes of the built-in bots that take ``key=value`` settings.
-SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:", "neural:", "neural-search:")
+SETTINGS_PREFIXES = ("expectimax:", "best:", "ismcts:", "learned:", "neural:", "neural-search:",
+                    "neural-ismcts:")
 #: ``expectimax-v1``: the expectimax bot as first released (depth 1, 256
 #: samples, greedy playouts, win bonus 2), kept as a fixed baseline.
 EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "rollout",
@@ -55,8 +56,9 @@ BOT_DEFAULTS: dict[str, dict[str, Any]] = {"expectimax-v1": EXPECTIMAX_V1_SETTIN
 def builtin_classes() -> dict[str, type]:
     """:data:`BOT_CLASSES` and the ``neural`` bot's class, which is imported only
     when asked for (it loads the network's compiled module and numpy)."""
-    from gostop_core.bots.neural import NeuralBot, NeuralSearchBot
-    return dict(BOT_CLASSES, neural=NeuralBot, **{"neural-search": NeuralSearchBot})
+    from gostop_core.bots.neural import NeuralBot, NeuralIsmctsBot, NeuralSearchBot
+    return dict(BOT_CLASSES, neural=NeuralBot, **{"neural-search": NeuralSearchBot,
+                                                  "neural-ismcts": NeuralIsmctsBot})
 
 
 def is_builtin_spec(spec: str) -> bool:
@@ -111,6 +113,9 @@ def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
     if name == "neural-search" or name.startswith("neural-search:"):
         from gostop_core.bots.neural import neural_search_from_spec
         return neural_search_from_spec(name[len("neural-search:"):], seed, NEURAL_SEARCH_SETTINGS)
+    if name == "neural-ismcts" or name.startswith("neural-ismcts:"):
+        from gostop_core.bots.neural import neural_ismcts_from_spec
+        return neural_ismcts_from_spec(name[len("neural-ismcts:"):], seed)
     raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
 
 
