@@ -358,3 +358,50 @@ def test_the_tree_search_bot_plays_whole_hands(weights, preset, players):
     outcome = play_game(game, [bot] + [GreedyBot() for _ in range(players - 1)])
     assert game.is_over() and outcome is not None
     assert bot.last_iterations > 0
+
+
+# ---------------------------------------------------------------- the search's values blended with Q
+def test_a_full_blend_plays_the_networks_move_and_none_the_searchs(weights):
+    """``blend=1`` ranks the moves by the network's Q alone (the ``neural`` bot's
+    choice), ``blend=0`` by the search's values alone; between, each value is
+    between the two."""
+    compared = 0
+    for seed in range(6):
+        game = Game("casual", seed=seed)
+        rnd = random.Random(seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            if len(legal) > 1 and rnd.random() < 0.3:
+                view = game.view(game.turn)
+                search = make_bot(f"neural-search:weights={weights},samples=8", seed=2)
+                half = make_bot(f"neural-search:weights={weights},samples=8,blend=0.5", seed=2)
+                full = make_bot(f"neural-search:weights={weights},samples=8,blend=1", seed=2)
+                network = make_bot(f"neural:weights={weights}")
+                q = dict(network.q_values(view))
+                assert full.choose(view, legal) == network.choose(view, legal)
+                by_search = {r.move: r.value for r in search.analyse(view)}
+                for r in half.analyse(view):
+                    low, high = sorted((by_search[r.move], q[r.move]))
+                    assert low - 1e-6 <= r.value <= high + 1e-6
+                compared += 1
+            game.push(rnd.choice(legal))
+    assert compared > 10
+
+
+def test_the_blended_search_decides_from_the_view_alone(weights):
+    for seed in range(5):
+        game = Game("casual", seed=seed)
+        if game.is_over():
+            continue
+        other = Game.from_position(swap_hidden(game.position()))
+        spec = f"neural-search:weights={weights},samples=16,blend=0.5"
+        a = make_bot(spec, seed=3).choose(game.view(0), list(game.legal_moves))
+        b = make_bot(spec, seed=3).choose(other.view(0), list(other.legal_moves))
+        assert a == b and a in game.legal_moves
+
+
+def test_the_blend_is_a_weight_from_0_to_1():
+    with pytest.raises(ValueError, match="blend"):
+        NeuralSearchBot(blend=1.5)
+    with pytest.raises(ValueError, match="bad neural-search setting 'blend=-1'"):
+        make_bot("neural-search:blend=-1")

@@ -28,6 +28,7 @@ later decisions are planned over information sets rather than per sampled deal.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ from gostop_core.bots.search import MAX_CUT
 from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.game import PlayerView
-from gostop_core.moves import Move
+from gostop_core.moves import Move, RankedMove
 from gostop_core.neural.network import Network, load_network, shipped_weights
 from gostop_core.neural.playout import NeuralPlayout
 from gostop_core.rules import Rules
@@ -215,6 +216,9 @@ class NeuralSearchBot(ExpectimaxBot):
         Setting("flips", "flips", "choice", "sampled",
                 "a stock flip turns the sample's own card (sampled) or every card (all)",
                 choices=("sampled", "all")),
+        Setting("blend", "blend", "float", 0.0,
+                "weight of the network's Q in each root move's value (0: the search's "
+                "value alone, 1: Q alone)", 0.0, 1.0),
         Setting("weights", "weights", "path", None,
                 "network weights file (default: as for neural)",
                 live=False),
@@ -222,10 +226,13 @@ class NeuralSearchBot(ExpectimaxBot):
 
     def __init__(self, seed: int | None = None, weights: str | None = None,
                  own: bool = True, others: bool = True, cut: int | None = None,
-                 flips: str = "sampled",
+                 flips: str = "sampled", blend: float = 0.0,
                  **settings: Any):
         super().__init__(seed, **settings)
         self.weights = weights
+        self.blend = float(blend)
+        if not 0.0 <= self.blend <= 1.0:
+            raise ValueError(f"neural-search blend must be 0..1, got {blend}")
         self.own = bool(own)
         self.others = bool(others)
         self.cut = self.CUT if cut is None else int(cut)
@@ -236,6 +243,26 @@ class NeuralSearchBot(ExpectimaxBot):
         self.flips = flips
         if weights is not None:
             _playout(weights)  # a file that is no network is refused when the bot is made
+
+    def analyse(self, view: PlayerView | str) -> list[RankedMove]:
+        """The search's ranking (:meth:`ExpectimaxBot.analyse`); with ``blend``
+        B > 0 each move's value is ``(1 - B) * the search's + B * the
+        network's Q`` from the same view, and the moves are ranked by it (the
+        moves searched longest first, as the search ranks them)."""
+        ranked = super().analyse(view)
+        if self.blend == 0.0:
+            return ranked
+        text = view if isinstance(view, str) else view.to_str()
+        rules, fields = parse_view(text)
+        if fields["nplayers"] > NN_SEATS:
+            return ranked
+        codes, state, actions = view_inputs(rules, fields)
+        path = self.weights if self.weights is not None else str(
+            shipped_weights(rules, fields["nplayers"]))
+        q = dict(zip(codes, (float(v) for v in _network(path).q_values(state, actions))))
+        b = self.blend
+        blended = [replace(r, value=(1.0 - b) * r.value + b * q[r.move.code]) for r in ranked]
+        return sorted(blended, key=lambda r: (-r.samples, -r.value))
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         sampled = self.flips == "sampled"
