@@ -360,7 +360,7 @@ def test_the_tree_search_bot_plays_whole_hands(weights, preset, players):
     assert bot.last_iterations > 0
 
 
-# ---------------------------------------------------------------- the search's values blended with Q
+# ------------------------------------------------------------ the search's values blended with Q
 def test_a_full_blend_plays_the_networks_move_and_none_the_searchs(weights):
     """``blend=1`` ranks the moves by the network's Q alone (the ``neural`` bot's
     choice), ``blend=0`` by the search's values alone; between, each value is

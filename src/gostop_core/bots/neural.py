@@ -51,8 +51,8 @@ from gostop_core.neural.selfplay import view_inputs
 NN_SEATS = 3
 from gostop_core.notation import parse_view
 
-__all__ = ["NeuralBot", "NeuralSearchBot", "NeuralIsmctsBot", "neural_from_spec",
-           "neural_search_from_spec", "neural_ismcts_from_spec", "NEURAL_KEYS"]
+__all__ = ["NeuralBot", "NeuralSearchBot", "NeuralIsmctsBot", "blend_with_network",
+           "neural_from_spec", "neural_search_from_spec", "neural_ismcts_from_spec", "NEURAL_KEYS"]
 
 #: ``neural:key=value`` settings and the NeuralBot argument each sets.
 NEURAL_KEYS = {"weights": "weights", "gostop": "gostop", "bonus": "bonus"}
@@ -97,6 +97,19 @@ def network_playout_options(rules: Rules, players: int, weights: str | None = No
     path = weights if weights is not None else str(shipped_weights(rules, players))
     return {"model": _capsule(path), "model_own": own, "model_others": others,
             "cutoff": cut, "sampled_flips": sampled_flips}
+
+
+def blend_with_network(ranked: list[RankedMove], rules: Rules, fields: dict, weights: str | None,
+                       blend: float) -> list[RankedMove]:
+    """A search's ranking of a view's moves (parsed ``rules`` and ``fields``)
+    with each value ``(1 - blend) * the search's + blend * the network's Q``
+    (``weights``, default the table's shipped network), ranked by it: the
+    moves searched longest first, as the search ranks them, then the best."""
+    codes, state, actions = view_inputs(rules, fields)
+    path = weights if weights is not None else str(shipped_weights(rules, fields["nplayers"]))
+    q = dict(zip(codes, (float(v) for v in _network(path).q_values(state, actions))))
+    blended = [replace(r, value=(1.0 - blend) * r.value + blend * q[r.move.code]) for r in ranked]
+    return sorted(blended, key=lambda r: (-r.samples, -r.value))
 
 
 class NeuralBot(Bot):
@@ -256,13 +269,7 @@ class NeuralSearchBot(ExpectimaxBot):
         rules, fields = parse_view(text)
         if fields["nplayers"] > NN_SEATS:
             return ranked
-        codes, state, actions = view_inputs(rules, fields)
-        path = self.weights if self.weights is not None else str(
-            shipped_weights(rules, fields["nplayers"]))
-        q = dict(zip(codes, (float(v) for v in _network(path).q_values(state, actions))))
-        b = self.blend
-        blended = [replace(r, value=(1.0 - b) * r.value + b * q[r.move.code]) for r in ranked]
-        return sorted(blended, key=lambda r: (-r.samples, -r.value))
+        return blend_with_network(ranked, rules, fields, self.weights, self.blend)
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         sampled = self.flips == "sampled"
