@@ -11,7 +11,7 @@ from gostop_core import Game
 from gostop_core.bots import make_bot
 from gostop_core.bots.base import play_game
 from gostop_core.bots.analysis import hint_moves
-from gostop_core.bots.best import NETWORK_TABLES, BestBot, plays_network
+from gostop_core.bots.best import BLEND_TABLES, NETWORK_TABLES, BestBot, plays_network
 from gostop_core.rules import Rules, preset_names, unchanged_preset
 
 from conftest import swap_hidden
@@ -40,10 +40,12 @@ def _ranking(bot, view):
 
 
 def test_the_network_tables_are_the_measured_ones():
-    assert NETWORK_TABLES == {("standard", 2)}
+    assert NETWORK_TABLES == {("standard", 2), ("casual", 2)}
+    assert BLEND_TABLES == {("casual", 2): 0.5}
+    assert all(table in NETWORK_TABLES for table in BLEND_TABLES)
     assert plays_network(Rules("standard"), 2)
     assert not plays_network(Rules("standard"), 3)
-    assert not plays_network(Rules("casual"), 2)
+    assert plays_network(Rules("casual"), 2)
     assert not plays_network(Rules("casual"), 3)
     # a preset with a rule changed is another table: the network was not trained there
     changed = Rules("standard").replace(threshold_2p=5)
@@ -73,7 +75,33 @@ def test_at_standard_best_searches_exactly_as_neural_search_on_its_samples():
     assert differs  # the network's playouts are not the greedy ones
 
 
-@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 3)])
+def test_at_casual_best_plays_exactly_as_neural_search_blended_on_its_samples():
+    """Casual, 2 players: the ranking and values of ``neural-search`` given
+    best's samples and the measured blend (round 19), move for move."""
+    best = make_bot("best:samples=48", seed=3)
+    reference = make_bot("neural-search:samples=48,blend=0.5", seed=3)
+    unblended = make_bot("neural-search:samples=48", seed=3)
+    differs = 0
+    for view in _views("casual", 2):
+        ranked = _ranking(best, view)
+        assert ranked == _ranking(reference, view)
+        differs += ranked != _ranking(unblended, view)
+    assert differs  # the blend moves the values
+
+
+def test_best_decides_at_casual_from_the_view_alone():
+    for seed in range(4):
+        game = Game("casual", seed=seed)
+        if game.is_over() or len(list(game.legal_moves)) < 2:
+            continue
+        other = Game.from_position(swap_hidden(game.position()))
+        assert game.position() != other.position()
+        a = make_bot("best:samples=24", seed=3).analyse(game.view(0))
+        b = make_bot("best:samples=24", seed=3).analyse(other.view(0))
+        assert [(r.move, r.value) for r in a] == [(r.move, r.value) for r in b]
+
+
+@pytest.mark.parametrize("preset,players", [("casual", 3), ("standard", 3), ("traditional", 2)])
 def test_elsewhere_best_searches_exactly_as_expectimax_v1(preset, players):
     best = make_bot("best:samples=32", seed=5)
     plain = make_bot("expectimax-v1", seed=5)
@@ -82,12 +110,13 @@ def test_elsewhere_best_searches_exactly_as_expectimax_v1(preset, players):
         assert _ranking(best, view) == _ranking(plain, view)
 
 
-def test_network_off_gives_the_search_of_expectimax_v1_at_standard():
+@pytest.mark.parametrize("preset", ["standard", "casual"])
+def test_network_off_gives_the_search_of_expectimax_v1(preset):
     best = make_bot("best:network=0,samples=32", seed=7)
     assert isinstance(best, BestBot) and best.network is False
     plain = make_bot("expectimax-v1", seed=7)
     plain.samples = 32
-    for view in _views("standard", 2, hands=1):
+    for view in _views(preset, 2, hands=1):
         assert _ranking(best, view) == _ranking(plain, view)
 
 

@@ -33,7 +33,11 @@ def other_value(setting: Setting):
         low = int(setting.low)
         return low if low != setting.default else low + 1
     if setting.kind == "float":
-        return 1.5 if setting.default != 1.5 else 2.5
+        for value in (1.5, 2.5, 0.5, 0.25):
+            if value != setting.default and (setting.high is None or value <= setting.high) \
+                    and (setting.low is None or value >= setting.low):
+                return value
+        raise AssertionError(f"no value to try for {setting.name}")
     return None
 
 

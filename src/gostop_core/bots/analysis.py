@@ -42,11 +42,15 @@ def hint_moves(view: str | PlayerView, depth: int | None = None, samples: int | 
     preference for won hands (its win bonus), so a Stop is worth exactly what it
     pays.  The seat's own later decisions are valued per information set
     (``consistent``): a move followed by another decision of the seat (banking
-    a bonus card, then a play) is worth the best it can expect after it."""
+    a bonus card, then a play) is worth the best it can expect after it.  The
+    values are the search's alone: where ``best`` blends them with the
+    network's Q before it chooses (2-player casual), the hint does not, so each
+    value stays what the move is expected to bring, and its first move may be
+    another than ``best``'s."""
     text = view if isinstance(view, str) else view.to_str()
     _, fields = parse_view(text)
     booked = fields["chips"][fields["seat"]]
-    settings: dict[str, Any] = dict(BEST_SETTINGS, win_bonus=0.0, consistent=True,
+    settings: dict[str, Any] = dict(BEST_SETTINGS, win_bonus=0.0, consistent=True, blend=False,
                                     time_ms=HINT_TIME_MS if time_ms is None else time_ms)
     for key, value in (("depth", depth), ("samples", samples), ("leaf", leaf)):
         if value is not None:

@@ -32,8 +32,9 @@ EXPECTIMAX_V1_SETTINGS: dict[str, Any] = {"depth": 1, "samples": 256, "leaf": "r
 #: ``best``: the strongest search settings measured (docs/strength.md).  Still
 #: those of ``expectimax-v1``: the planned Go/Stop with the early stop
 #: (``expectimax:plan=4,stop=2.5``) did not measure stronger.  At the tables of
-#: :data:`gostop_core.bots.best.NETWORK_TABLES` (standard, 2 players) ``best``
-#: plays them with the network's playouts (:class:`~gostop_core.bots.best.BestBot`).
+#: :data:`gostop_core.bots.best.NETWORK_TABLES` (2 players, standard and casual)
+#: ``best`` plays them with the network's playouts, and at 2-player casual blends
+#: its values with the network's Q (:class:`~gostop_core.bots.best.BestBot`).
 BEST_SETTINGS: dict[str, Any] = dict(EXPECTIMAX_V1_SETTINGS)
 #: ``neural-search``: the ``expectimax-v1`` search with the network's playouts, on
 #: the setting that measured best on the tuning deals (docs/strength.md, round 6).
