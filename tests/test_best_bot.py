@@ -146,3 +146,10 @@ def test_best_plays_whole_standard_hands():
     best = make_bot("best:samples=8", seed=1)
     play_game(game, [best, make_bot("greedy", seed=2)])
     assert game.is_over() and best.nodes_visited > 0
+
+
+def test_blend_off_at_casual_gives_the_search_with_the_networks_playouts():
+    best = make_bot("best:blend=0,samples=32", seed=7)
+    reference = make_bot("neural-search:samples=32", seed=7)
+    for view in _views("casual", 2, hands=1):
+        assert _ranking(best, view) == _ranking(reference, view)

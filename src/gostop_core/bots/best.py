@@ -71,7 +71,8 @@ class BestBot(ExpectimaxBot):
         if not (self.network and self.blend):
             return ranked
         rules, fields = parse_view(view if isinstance(view, str) else view.to_str())
-        blend = BLEND_TABLES.get((unchanged_preset(rules), fields["nplayers"]), 0.0)
+        preset = unchanged_preset(rules)  # None for a preset with a rule changed
+        blend = 0.0 if preset is None else BLEND_TABLES.get((preset, fields["nplayers"]), 0.0)
         if blend == 0.0:
             return ranked
         from gostop_core.bots.neural import blend_with_network
