@@ -70,14 +70,17 @@ def test_the_c_network_refuses_weights_it_cannot_run(weights):
         NeuralPlayout(load_network(weights)).view_q_values(rules, fields)
 
 
-def test_the_search_bot_decides_from_the_view_alone(weights):
+@pytest.mark.parametrize("settings", ["neural-search:samples=16,cut=2",
+                                      "neural-search:samples=16,blend=0.5",
+                                      "neural-ismcts:iterations=120,cut=2"])
+def test_the_search_bots_decide_from_the_view_alone(weights, settings):
     for seed in range(5):
         game = Game("casual", seed=seed)
         if game.is_over():
             continue
         other = Game.from_position(swap_hidden(game.position()))
         assert game.position() != other.position()
-        spec = f"neural-search:weights={weights},samples=16,cut=2"
+        spec = f"{settings},weights={weights}"
         a = make_bot(spec, seed=3).choose(game.view(0), list(game.legal_moves))
         b = make_bot(spec, seed=3).choose(other.view(0), list(other.legal_moves))
         assert a == b and a in game.legal_moves
@@ -336,19 +339,6 @@ def test_the_tree_search_checks_its_model_settings(weights):
         make_bot("neural-ismcts:samples=2")
 
 
-def test_the_tree_search_bot_decides_from_the_view_alone(weights):
-    for seed in range(5):
-        game = Game("casual", seed=seed)
-        if game.is_over():
-            continue
-        other = Game.from_position(swap_hidden(game.position()))
-        assert game.position() != other.position()
-        spec = f"neural-ismcts:weights={weights},iterations=120,cut=2"
-        a = make_bot(spec, seed=3).choose(game.view(0), list(game.legal_moves))
-        b = make_bot(spec, seed=3).choose(other.view(0), list(other.legal_moves))
-        assert a == b and a in game.legal_moves
-
-
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2),
                                             ("family", 4)])
 def test_the_tree_search_bot_plays_whole_hands(weights, preset, players):
@@ -386,18 +376,6 @@ def test_a_full_blend_plays_the_networks_move_and_none_the_searchs(weights):
                 compared += 1
             game.push(rnd.choice(legal))
     assert compared > 10
-
-
-def test_the_blended_search_decides_from_the_view_alone(weights):
-    for seed in range(5):
-        game = Game("casual", seed=seed)
-        if game.is_over():
-            continue
-        other = Game.from_position(swap_hidden(game.position()))
-        spec = f"neural-search:weights={weights},samples=16,blend=0.5"
-        a = make_bot(spec, seed=3).choose(game.view(0), list(game.legal_moves))
-        b = make_bot(spec, seed=3).choose(other.view(0), list(other.legal_moves))
-        assert a == b and a in game.legal_moves
 
 
 def test_the_blend_is_a_weight_from_0_to_1():
