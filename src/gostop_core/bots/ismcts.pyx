@@ -52,8 +52,8 @@ from gostop_core.movegen cimport (
     move_kind, bounded,
 )
 from gostop_core.bots.search cimport (
-    SearchCtx, PlayoutModel, PV_CHANCE_SEAT, rollout_value, terminal_value, policy_move, now_ms,
-    StopToken,
+    SearchCtx, PlayoutModel, PV_CHANCE_SEAT, rollout_value, terminal_value,
+    playout_pick, now_ms, StopToken,
 )
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from gostop_core.sampling cimport determinize, view_base
@@ -96,15 +96,6 @@ ctypedef struct Tree:
     double sum                # payoffs seen: sum, sum of squares, count (the UCB scale)
     double sumsq
     double count
-
-
-cdef inline int playout_move(const GameStateC* w, const SearchCtx* ctx, const uint16_t* moves,
-                             int n) noexcept nogil:
-    """The playout policy's move for the seat to move: the model's where it
-    plays that seat (``model_own``, ``model_others``), else the greedy policy's."""
-    if ctx.model != NULL and (ctx.model_own if w.to_move == ctx.root else ctx.model_others):
-        return ctx.model.pick(w, ctx.r, moves, n, ctx.model.data)
-    return policy_move(w, ctx.r, moves, n)
 
 
 cdef inline int32_t edge(int seat, int code) noexcept nogil:
@@ -213,7 +204,7 @@ cdef double iterate(Tree* t, SearchCtx* ctx, GameStateC* w, int32_t* path) noexc
         if n == 1:
             i = 0
         else:
-            i = playout_move(w, ctx, moves, n)
+            i = playout_pick(w, ctx, moves, n)
         if seat == t.root or t.opp_tree:
             kid = select_child(t, node, seat, moves, n, i, &i, &expanded)
         else:

@@ -81,6 +81,16 @@ cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* p
 cdef int plan_go_stop(const GameStateC* s, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil
 cdef double terminal_value(const GameStateC* s, SearchCtx* c) noexcept nogil
 cdef int policy_move(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n) noexcept nogil
+
+
+# The playout policy's move: the learned model's where the search asked for it
+# for the seat to move (model_own, model_others), else the greedy policy's.
+# Inline here so that the expectimax and the tree search share it at no cost.
+cdef inline int playout_pick(const GameStateC* w, const SearchCtx* c, const uint16_t* moves,
+                             int n) noexcept nogil:
+    if c.model != NULL and (c.model_own if w.to_move == c.root else c.model_others):
+        return c.model.pick(w, c.r, moves, n, c.model.data)
+    return policy_move(w, c.r, moves, n)
 cdef void greedy_values(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
                         double* out) noexcept nogil
 cdef double card_worth(int c) noexcept nogil

@@ -204,14 +204,6 @@ cdef inline int32_t pv_entry(int seat, int code) noexcept nogil:
     return (seat << 16) | code
 
 
-cdef inline int playout_pick(const GameStateC* w, SearchCtx* c, const uint16_t* moves, int n) noexcept nogil:
-    """The playout policy's move: the learned model's where the bot asked for
-    it (gostop_core.bots.policy), else the greedy policy's."""
-    if c.model != NULL and (c.model_own if w.to_move == c.root else c.model_others):
-        return c.model.pick(w, c.r, moves, n, c.model.data)
-    return policy_move(w, c.r, moves, n)
-
-
 cdef double rollout_value(const GameStateC* s, SearchCtx* c, int32_t* pv, int* pvlen) noexcept nogil:
     """The terminal value of the hand played out from ``s`` by the greedy policy
     for every seat (the searching seat too), with the sample's hidden cards.
