@@ -686,6 +686,8 @@ cli.add_command(train)
 from gostop_cli.train_neural import train_neural  # noqa: E402
 cli.add_command(train_neural)
 
+from gostop_cli.compare import compare  # noqa: E402
+cli.add_command(compare)
 from gostop_cli.protocol_test import protocol_test  # noqa: E402
 cli.add_command(protocol_test)
 

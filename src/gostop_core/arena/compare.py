@@ -1,0 +1,240 @@
+"""Two arena runs on the same deals, compared deal by deal.
+
+A bot author tuning a setting plays each variant against the same opponents
+on the same deals (``gostop arena VARIANT OPPONENT --seed S --records FILE``)
+and asks which is ahead.  Each run's own interval is as wide as the spread of
+the deals' points; the difference of the two runs on each deal is far less
+spread, because the bots are deterministic per deal and seat: a game in which
+no decision of the variants differs is the same game in both runs and adds
+nothing to the difference.  :func:`compare_runs` reads both files in step
+(the arena writes them in deal and rotation order), replays every record (so
+each game's points are the rules', not the file's), and returns the per-game
+mean of each run's entry, the mean of their difference with a 95 % interval
+over the deals, and how many games differ.
+
+Memory holds one deal of each file at a time, whatever the files' size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import IO, Any, Iterator
+
+from gostop_core.arena.games import forfeit_points, net_points, rotation_seats
+from gostop_core.errors import GoStopError
+from gostop_core.records import Record, RecordError, game_from_record, iter_records
+
+__all__ = ["ComparisonError", "PairedComparison", "compare_runs"]
+
+
+class ComparisonError(GoStopError, ValueError):
+    """Two runs that cannot be compared: a file that is not the records of a
+    ``gostop arena`` run, or two runs of different deals, seatings or
+    opponents.  ``run`` is 0 or 1 when one file is at fault (None when the
+    two disagree), ``line`` its line when known."""
+
+    def __init__(self, message: str, run: int | None = None, line: int | None = None):
+        self.run = run
+        self.line = line
+        self.reason = message
+        where = "" if run is None else f"run {'AB'[run]}" + ("" if line is None else f", line {line}")
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+def _name(text: str) -> str:
+    """A name from a file in a message: repr-escaped, cut short."""
+    shown = repr(text[:61])
+    return shown if len(text) <= 60 else shown[:60] + "..."
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """The compared entry of each run (``bots``), the deals and games both hold,
+    the games whose moves differ between the runs, each run's mean net points
+    a game for its entry, and the mean difference (A - B) with its 95 %
+    interval over the deals (as ``gostop arena`` computes its own)."""
+
+    bots: tuple[str, str]
+    opponents: tuple[str, ...]
+    entry: int
+    players: int
+    preset: str
+    deals: int
+    games: int
+    games_differ: int
+    mean_points: tuple[float, float]
+    difference: float
+    ci95: tuple[float, float]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "opponents": list(self.opponents),
+                "entry": self.entry, "players": self.players, "preset": self.preset,
+                "deals": self.deals, "games": self.games, "games_differ": self.games_differ,
+                "mean_points": list(self.mean_points), "difference": self.difference,
+                "ci95": list(self.ci95)}
+
+
+@dataclass(frozen=True)
+class _Game:
+    deal: int
+    rotation: int
+    line: int | None
+    rules: str
+    players: int
+    start: str
+    names: tuple[str, ...]   # the bot of each entry
+    points: tuple[int, ...]  # each entry's net points
+    moves: tuple[str, ...]
+
+
+def _arena_meta(rec: Record, run: int) -> tuple[int, int, int | None]:
+    """(deal, rotation, forfeiting entry or None) of an arena record."""
+    meta = rec.meta.get("arena")
+    if not isinstance(meta, dict):
+        raise ComparisonError("not a record of 'gostop arena --records' (no \"arena\" field)",
+                              run, rec.line)
+    deal, rotation = meta.get("deal"), meta.get("rotation")
+    ok = (isinstance(deal, int) and not isinstance(deal, bool) and deal >= 0
+          and isinstance(rotation, int) and not isinstance(rotation, bool)
+          and 0 <= rotation < rec.players)
+    if not ok:
+        raise ComparisonError("its \"arena\" field needs a deal (0 or more) and a rotation "
+                              f"(0..{rec.players - 1})", run, rec.line)
+    assert isinstance(deal, int) and isinstance(rotation, int)
+    forfeit = meta.get("forfeit")
+    if forfeit is None:
+        return deal, rotation, None
+    entry = forfeit.get("bot") if isinstance(forfeit, dict) else None
+    if not (isinstance(entry, int) and not isinstance(entry, bool) and 0 <= entry < rec.players):
+        raise ComparisonError("its forfeit names no entry of the arena", run, rec.line)
+    assert isinstance(entry, int)
+    return deal, rotation, entry
+
+
+def _games(handle: IO[str] | str, run: int) -> Iterator[_Game]:
+    """Each game of one run's records, replayed, with each entry's points."""
+    try:
+        for rec in iter_records(handle):
+            assert isinstance(rec, Record)
+            deal, rotation, forfeit = _arena_meta(rec, run)
+            seats = rotation_seats(rec.players, rotation)  # seats[s]: the entry at seat s
+            names = [""] * rec.players
+            for s, seat in enumerate(rec.seats):
+                names[seats[s]] = seat.bot or seat.name
+            game = game_from_record(rec)
+            if forfeit is None:
+                outcome = game.outcome()
+                if outcome is None:
+                    raise ComparisonError("an unfinished hand that no bot forfeited", run,
+                                          rec.line)
+                per_seat = net_points(outcome, game.rules, rec.players)
+            else:
+                per_seat = forfeit_points(game, seats.index(forfeit))
+            points = [0] * rec.players
+            for s in range(rec.players):
+                points[seats[s]] = per_seat[s]
+            yield _Game(deal, rotation, rec.line, rec.rules, rec.players, rec.start,
+                        tuple(names), tuple(points), tuple(d.move for d in rec.decisions))
+    except RecordError as exc:
+        raise ComparisonError(str(exc), run) from None
+
+
+def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> PairedComparison:
+    """Compare entry ``entry`` (0: the bot named first) of two ``gostop arena
+    --records`` runs over the same deals (text files or their text).
+
+    Both runs must hold the same games in the same order (deal and rotation,
+    with the same start position), with the same bots at every other entry.
+    Raises :class:`ComparisonError` otherwise, and for a file that is not an
+    arena's records or does not replay (the record's own error in the message)."""
+    if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
+        raise ComparisonError(f"the entry is a whole number 0 or more, got {entry!r}")
+    games_a, games_b = _games(run_a, 0), _games(run_b, 1)
+    first: _Game | None = None
+    first_b: _Game | None = None
+    last: tuple[int, int] | None = None
+    deals = games = differ = 0
+    sums = [0, 0]
+    diff_sum = diff_sq = 0
+    deal_points = [0, 0]
+    current: int | None = None
+    in_deal = 0
+
+    def close_deal(players: int) -> None:
+        nonlocal deals, diff_sum, diff_sq, in_deal
+        if in_deal != players:
+            raise ComparisonError(f"deal {current} has {in_deal} game(s), not one for each of the "
+                                  f"{players} seat rotations (a run cut short?)")
+        in_deal = 0
+        deals += 1
+        d = deal_points[0] - deal_points[1]
+        diff_sum += d
+        diff_sq += d * d
+        deal_points[0] = deal_points[1] = 0
+
+    while True:
+        a, b = next(games_a, None), next(games_b, None)
+        if a is None and b is None:
+            break
+        if a is None or b is None:
+            short, longer = ("A", "B") if a is None else ("B", "A")
+            raise ComparisonError(f"run {short} ends after {games} games, run {longer} holds more")
+        if first is None:
+            first = a
+            if entry >= a.players:
+                raise ComparisonError(f"entry {entry} is not in a {a.players}-player arena "
+                                      f"(entries 0..{a.players - 1})")
+        for g, run in ((a, 0), (b, 1)):
+            if (g.rules, g.players) != (first.rules, first.players):
+                raise ComparisonError(f"deal {g.deal} is played at another table "
+                                      f"({g.rules}, {g.players} players) than the first "
+                                      f"({first.rules}, {first.players} players)", run, g.line)
+        if (a.deal, a.rotation) != (b.deal, b.rotation) or a.start != b.start:
+            raise ComparisonError(
+                f"the runs hold different games at game {games + 1} (A: deal {a.deal} rotation "
+                f"{a.rotation}, B: deal {b.deal} rotation {b.rotation}"
+                + (", not the same start position" if a.start != b.start else "")
+                + "): play both with the same --seed, --deals, --rules and --players")
+        others_a = tuple(n for i, n in enumerate(a.names) if i != entry)
+        others_b = tuple(n for i, n in enumerate(b.names) if i != entry)
+        if others_a != others_b:
+            shown_a, shown_b = ", ".join(map(_name, others_a)), ", ".join(map(_name, others_b))
+            raise ComparisonError(f"the opponents differ at deal {a.deal} (A: {shown_a}; "
+                                  f"B: {shown_b})")
+        if first_b is None:
+            first_b = b
+        for g, g0, run in ((a, first, 0), (b, first_b, 1)):
+            if g.names[entry] != g0.names[entry]:
+                raise ComparisonError(f"entry {entry} is {_name(g.names[entry])} at deal "
+                                      f"{g.deal}, {_name(g0.names[entry])} before", run, g.line)
+        if last is not None and (a.deal, a.rotation) <= last:
+            raise ComparisonError(f"the games are not in deal and rotation order (deal {a.deal} "
+                                  f"rotation {a.rotation} after deal {last[0]} rotation "
+                                  f"{last[1]}), as 'gostop arena --records' writes them")
+        last = (a.deal, a.rotation)
+        if current is not None and a.deal != current:
+            close_deal(first.players)
+        current = a.deal
+        games += 1
+        in_deal += 1
+        differ += a.moves != b.moves
+        deal_points[0] += a.points[entry]
+        deal_points[1] += b.points[entry]
+        sums[0] += a.points[entry]
+        sums[1] += b.points[entry]
+    if first is None or first_b is None:
+        raise ComparisonError("both runs are empty")
+    close_deal(first.players)
+    p = first.players
+    mean = diff_sum / (p * deals)
+    num = deals * diff_sq - diff_sum * diff_sum
+    var = num / (deals * (deals - 1) * p * p) if deals > 1 else 0.0
+    half = 1.96 * math.sqrt(max(var, 0.0) / deals)
+    return PairedComparison(
+        bots=(first.names[entry], first_b.names[entry]),
+        opponents=tuple(n for i, n in enumerate(first.names) if i != entry),
+        entry=entry, players=p, preset=first.rules, deals=deals, games=games,
+        games_differ=differ,
+        mean_points=(round(sums[0] / games, 4), round(sums[1] / games, 4)),
+        difference=round(mean, 4), ci95=(round(mean - half, 4), round(mean + half, 4)))
