@@ -383,3 +383,35 @@ def test_the_blend_is_a_weight_from_0_to_1():
         NeuralSearchBot(blend=1.5)
     with pytest.raises(ValueError, match="bad neural-search setting 'blend=-1'"):
         make_bot("neural-search:blend=-1")
+
+
+def test_gostop_search_keeps_the_searchs_values_for_go_or_stop_alone(weights):
+    """``gostop=search`` ranks a Go/Stop decision by the search's values (as
+    ``blend=0``) and every other decision by the blend (as ``gostop=blend``)."""
+    kinds = {"gostop": 0, "other": 0}
+    for seed in range(8):
+        game = Game("casual", seed=seed)
+        rnd = random.Random(seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            gostop = any(m.kind in ("go", "stop") for m in legal)
+            if len(legal) > 1 and (gostop or rnd.random() < 0.1):
+                view = game.view(game.turn)
+                spec = f"neural-search:weights={weights},samples=8,blend=0.5"
+                split = make_bot(f"{spec},gostop=search", seed=2).analyse(view)
+                same = make_bot(f"neural-search:weights={weights},samples=8", seed=2) if gostop \
+                    else make_bot(spec, seed=2)
+                assert split == same.analyse(view)
+                if gostop:  # the blend would have changed these values
+                    assert split != make_bot(spec, seed=2).analyse(view)
+                kinds["gostop" if gostop else "other"] += 1
+            game.push(GreedyBot().choose(game.view(game.turn), legal))
+    assert kinds["gostop"] >= 3 and kinds["other"] >= 10, kinds
+
+
+def test_gostop_is_blend_or_search():
+    assert NeuralSearchBot().gostop == "blend"
+    with pytest.raises(ValueError, match="gostop"):
+        NeuralSearchBot(gostop="q")
+    with pytest.raises(ValueError, match="bad neural-search setting 'gostop=q'"):
+        make_bot("neural-search:gostop=q")

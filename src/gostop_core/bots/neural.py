@@ -52,12 +52,15 @@ NN_SEATS = 3
 from gostop_core.notation import parse_view
 
 __all__ = ["NeuralBot", "NeuralSearchBot", "NeuralIsmctsBot", "blend_with_network",
-           "neural_from_spec", "neural_search_from_spec", "neural_ismcts_from_spec", "NEURAL_KEYS"]
+           "is_gostop_decision", "neural_from_spec", "neural_search_from_spec", "neural_ismcts_from_spec", "NEURAL_KEYS"]
 
 #: ``neural:key=value`` settings and the NeuralBot argument each sets.
 NEURAL_KEYS = {"weights": "weights", "gostop": "gostop", "bonus": "bonus"}
 _GOSTOP_CHOICES = ("q", "search")
 _BONUS_CHOICES = ("q", "bank")
+#: How ``neural-search`` with a blend decides Go or Stop: on the blended values
+#: too, or on the search's alone (the blend then weighs only the other decisions).
+_BLEND_GOSTOP_CHOICES = ("blend", "search")
 
 _NETWORKS: dict[str | None, Network] = {}
 _PLAYOUTS: dict[str | None, NeuralPlayout] = {}
@@ -99,12 +102,23 @@ def network_playout_options(rules: Rules, players: int, weights: str | None = No
             "cutoff": cut, "sampled_flips": sampled_flips}
 
 
+def is_gostop_decision(ranked: list[RankedMove]) -> bool:
+    """Whether a ranking's moves are a Go/Stop decision's."""
+    return any(r.move.kind in ("go", "stop") for r in ranked)
+
+
 def blend_with_network(ranked: list[RankedMove], rules: Rules, fields: dict, weights: str | None,
-                       blend: float) -> list[RankedMove]:
+                       blend: float, gostop: str = "blend") -> list[RankedMove]:
     """A search's ranking of a view's moves (parsed ``rules`` and ``fields``)
     with each value ``(1 - blend) * the search's + blend * the network's Q``
     (``weights``, default the table's shipped network), ranked by it: the
-    moves searched longest first, as the search ranks them, then the best."""
+    moves searched longest first, as the search ranks them, then the best.
+    With ``gostop="search"`` a Go/Stop decision's ranking is returned as it
+    is (docs/strength.md, round 20: the blend's gain is in the other decisions)."""
+    if gostop not in _BLEND_GOSTOP_CHOICES:
+        raise ValueError(f"gostop must be one of {', '.join(_BLEND_GOSTOP_CHOICES)}, got {gostop!r}")
+    if gostop == "search" and is_gostop_decision(ranked):
+        return ranked
     codes, state, actions = view_inputs(rules, fields)
     path = weights if weights is not None else str(shipped_weights(rules, fields["nplayers"]))
     q = dict(zip(codes, (float(v) for v in _network(path).q_values(state, actions))))
@@ -232,6 +246,9 @@ class NeuralSearchBot(ExpectimaxBot):
         Setting("blend", "blend", "float", 0.0,
                 "weight of the network's Q in each root move's value (0: the search's "
                 "value alone, 1: Q alone)", 0.0, 1.0),
+        Setting("gostop", "gostop", "choice", "blend",
+                "with a blend, Go/Stop by the blended values (blend) or by the search's "
+                "alone (search)", choices=_BLEND_GOSTOP_CHOICES),
         Setting("weights", "weights", "path", None,
                 "network weights file (default: as for neural)",
                 live=False),
@@ -239,13 +256,16 @@ class NeuralSearchBot(ExpectimaxBot):
 
     def __init__(self, seed: int | None = None, weights: str | None = None,
                  own: bool = True, others: bool = True, cut: int | None = None,
-                 flips: str = "sampled", blend: float = 0.0,
+                 flips: str = "sampled", blend: float = 0.0, gostop: str = "blend",
                  **settings: Any):
         super().__init__(seed, **settings)
         self.weights = weights
         self.blend = float(blend)
         if not 0.0 <= self.blend <= 1.0:
             raise ValueError(f"neural-search blend must be 0..1, got {blend}")
+        if gostop not in _BLEND_GOSTOP_CHOICES:
+            raise ValueError(f"neural-search gostop must be blend or search, got {gostop!r}")
+        self.gostop = gostop
         self.own = bool(own)
         self.others = bool(others)
         self.cut = self.CUT if cut is None else int(cut)
@@ -261,7 +281,8 @@ class NeuralSearchBot(ExpectimaxBot):
         """The search's ranking (:meth:`ExpectimaxBot.analyse`); with ``blend``
         B > 0 each move's value is ``(1 - B) * the search's + B * the
         network's Q`` from the same view, and the moves are ranked by it (the
-        moves searched longest first, as the search ranks them)."""
+        moves searched longest first, as the search ranks them); with
+        ``gostop="search"`` a Go/Stop decision keeps the search's values."""
         ranked = super().analyse(view)
         if self.blend == 0.0:
             return ranked
@@ -269,7 +290,7 @@ class NeuralSearchBot(ExpectimaxBot):
         rules, fields = parse_view(text)
         if fields["nplayers"] > NN_SEATS:
             return ranked
-        return blend_with_network(ranked, rules, fields, self.weights, self.blend)
+        return blend_with_network(ranked, rules, fields, self.weights, self.blend, self.gostop)
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         sampled = self.flips == "sampled"
