@@ -1,0 +1,44 @@
+"""Prototype: the search's root values blended with the network's Q, with one
+weight for the Go/Stop decision and another for every other decision."""
+from gostop_core.bots.neural import NeuralBot, NeuralSearchBot
+from gostop_core.bots.registry import NEURAL_SEARCH_SETTINGS
+
+
+class _KindBlend:
+    card = 0.5
+    gostop = 0.5
+
+    def choose(self, view, legal):
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.analyse(view)
+        if not hasattr(self, "_net"):
+            self._net = NeuralBot()
+        q = dict(self._net.q_values(view))
+        allowed = set(legal)
+        alpha = self.gostop if any(m.kind in ("go", "stop") for m in legal) else self.card
+        best, best_v = None, -1e300
+        for r in ranked:
+            if r.move not in allowed or r.move not in q:
+                continue
+            v = (1 - alpha) * r.value + alpha * q[r.move]
+            if v > best_v:
+                best, best_v = r.move, v
+        return best if best is not None else ranked[0].move
+
+
+def _make(card, gostop):
+    cls = type("KindBlend", (_KindBlend, NeuralSearchBot),
+               {"card": card, "gostop": gostop, "name": f"blend-c{card}-g{gostop}"})
+    def make(seed=None):
+        return cls(seed, **NEURAL_SEARCH_SETTINGS)
+    return make
+
+c50_g0 = _make(0.5, 0.0)
+c0_g50 = _make(0.0, 0.5)
+c50_g100 = _make(0.5, 1.0)
+c50_g25 = _make(0.5, 0.25)
+c50_g75 = _make(0.5, 0.75)
+c50_g50 = _make(0.5, 0.5)
+c75_g0 = _make(0.75, 0.0)
+c25_g0 = _make(0.25, 0.0)
