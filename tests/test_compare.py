@@ -55,6 +55,7 @@ def test_the_means_are_the_arenas_own(runs):
     r = json.loads(result.output)
     # the records replayed give the points each arena reported while it played
     assert r["mean_points"] == [sum_a["mean_points"][0], sum_b["mean_points"][0]]
+    assert r["decided_win_rate"] == [sum_a["decided_win_rate"][0], sum_b["decided_win_rate"][0]]
     assert r["difference"] == pytest.approx(sum_a["mean_points"][0] - sum_b["mean_points"][0],
                                             abs=2e-4)  # each rounded to 4 places
     assert r["deals"] == 6 and r["games"] == 12
@@ -92,6 +93,7 @@ def test_three_players_any_entry(tmp_path):
     assert r.bots == ("greedy", "random") and r.opponents == ("random", "random")
     assert r.games == 9
     assert r.mean_points == (sum_a["mean_points"][1], sum_b["mean_points"][1])
+    assert r.decided_win_rate == (sum_a["decided_win_rate"][1], sum_b["decided_win_rate"][1])
     bad = compare(a, b)  # entry 0: the entries at 1 differ
     assert bad.exit_code == 2 and "the opponents differ" in bad.output
 
@@ -104,6 +106,7 @@ def test_games_lost_by_forfeit_count_as_the_arena_counts_them(tmp_path):
     assert sum_a["forfeits"][0] == 4
     r = compare_runs(open(a).read(), open(b).read())
     assert r.mean_points == (sum_a["mean_points"][0], sum_b["mean_points"][0])
+    assert r.decided_win_rate == (0.0, sum_b["decided_win_rate"][0])
 
 
 def test_runs_of_other_deals_are_refused(runs, tmp_path):

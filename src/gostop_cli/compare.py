@@ -35,8 +35,10 @@ def format_comparison(r: PairedComparison) -> str:
     lines = [
         f"{r.deals} deals, {r.games} games ({r.preset}, {r.players} players; "
         f"entry {r.entry} against {opponents})",
-        f"  A  {_shown(r.bots[0])}: {_signed(r.mean_points[0])} points a game",
-        f"  B  {_shown(r.bots[1])}: {_signed(r.mean_points[1])} points a game",
+        f"  A  {_shown(r.bots[0])}: {_signed(r.mean_points[0])} points a game, "
+        f"{100 * r.decided_win_rate[0]:.1f}% of decided games won",
+        f"  B  {_shown(r.bots[1])}: {_signed(r.mean_points[1])} points a game, "
+        f"{100 * r.decided_win_rate[1]:.1f}% of decided games won",
         f"  A - B: {_signed(r.difference)} [{_signed(r.ci95[0])}, {_signed(r.ci95[1])}] "
         "(95 %, paired over the deals)",
         f"  games whose moves differ: {r.games_differ} of {r.games}",

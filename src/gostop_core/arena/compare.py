@@ -52,7 +52,8 @@ def _name(text: str) -> str:
 class PairedComparison:
     """The compared entry of each run (``bots``), the deals and games both hold,
     the games whose moves differ between the runs, each run's mean net points
-    a game for its entry, and the mean difference (A - B) with its 95 %
+    a game for its entry and the share of the decided games it won, and the
+    mean difference (A - B) with its 95 %
     interval over the deals (as ``gostop arena`` computes its own)."""
 
     bots: tuple[str, str]
@@ -64,6 +65,7 @@ class PairedComparison:
     games: int
     games_differ: int
     mean_points: tuple[float, float]
+    decided_win_rate: tuple[float, float]
     difference: float
     ci95: tuple[float, float]
 
@@ -71,7 +73,8 @@ class PairedComparison:
         return {"bots": list(self.bots), "opponents": list(self.opponents),
                 "entry": self.entry, "players": self.players, "preset": self.preset,
                 "deals": self.deals, "games": self.games, "games_differ": self.games_differ,
-                "mean_points": list(self.mean_points), "difference": self.difference,
+                "mean_points": list(self.mean_points),
+                "decided_win_rate": list(self.decided_win_rate), "difference": self.difference,
                 "ci95": list(self.ci95)}
 
 
@@ -85,6 +88,7 @@ class _Game:
     start: str
     names: tuple[str, ...]   # the bot of each entry
     points: tuple[int, ...]  # each entry's net points
+    winner: int | None       # the entry that won (None: a draw)
     moves: tuple[str, ...]
 
 
@@ -129,13 +133,18 @@ def _games(handle: IO[str] | str, run: int) -> Iterator[_Game]:
                     raise ComparisonError("an unfinished hand that no bot forfeited", run,
                                           rec.line)
                 per_seat = net_points(outcome, game.rules, rec.players)
-            else:
-                per_seat = forfeit_points(game, seats.index(forfeit))
+                winner = None if outcome.winner is None else seats[outcome.winner]
+            else:  # as the arena counts a forfeit: the one other seat left wins
+                lost = seats.index(forfeit)
+                per_seat = forfeit_points(game, lost)
+                others = [s for s in range(rec.players) if s not in (lost, game.sitter)]
+                winner = seats[others[0]] if len(others) == 1 else None
             points = [0] * rec.players
             for s in range(rec.players):
                 points[seats[s]] = per_seat[s]
             yield _Game(deal, rotation, rec.line, rec.rules, rec.players, rec.start,
-                        tuple(names), tuple(points), tuple(d.move for d in rec.decisions))
+                        tuple(names), tuple(points), winner,
+                        tuple(d.move for d in rec.decisions))
     except RecordError as exc:
         raise ComparisonError(str(exc), run) from None
 
@@ -156,6 +165,8 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
     last: tuple[int, int] | None = None
     deals = games = differ = 0
     sums = [0, 0]
+    wins = [0, 0]
+    decided = [0, 0]
     diff_sum = diff_sq = 0
     deal_points = [0, 0]
     current: int | None = None
@@ -221,8 +232,10 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
         differ += a.moves != b.moves
         deal_points[0] += a.points[entry]
         deal_points[1] += b.points[entry]
-        sums[0] += a.points[entry]
-        sums[1] += b.points[entry]
+        for k, g in enumerate((a, b)):
+            sums[k] += g.points[entry]
+            decided[k] += g.winner is not None
+            wins[k] += g.winner == entry
     if first is None or first_b is None:
         raise ComparisonError("both runs are empty")
     close_deal(first.players)
@@ -237,4 +250,6 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
         entry=entry, players=p, preset=first.rules, deals=deals, games=games,
         games_differ=differ,
         mean_points=(round(sums[0] / games, 4), round(sums[1] / games, 4)),
+        decided_win_rate=(round(wins[0] / decided[0], 4) if decided[0] else 0.0,
+                          round(wins[1] / decided[1], 4) if decided[1] else 0.0),
         difference=round(mean, 4), ci95=(round(mean - half, 4), round(mean + half, 4)))
