@@ -12,7 +12,7 @@ each game's points are the rules', not the file's), and returns the per-game
 mean of each run's entry, the mean of their difference with a 95 % interval
 over the deals, and how many games differ.
 
-Memory holds one deal of each file at a time, whatever the files' size.
+Memory holds one record of each file at a time, whatever the files' size.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ class PairedComparison:
     """The compared entry of each run (``bots``), the deals and games both hold,
     the games whose moves differ between the runs, each run's mean net points
     a game for its entry and the share of the decided games it won, and the
-    mean difference (A - B) with its 95 %
-    interval over the deals (as ``gostop arena`` computes its own)."""
+    mean difference (A - B) with its 95 % interval over the deals (as
+    ``gostop arena`` computes its own)."""
 
     bots: tuple[str, str]
     opponents: tuple[str, ...]
