@@ -196,3 +196,12 @@ def test_usage_errors(runs, tmp_path):
     assert "entry 3 is not in a 2-player arena" in compare(a, a, "--entry", "3").output
     with pytest.raises(ComparisonError):
         compare_runs("", "", entry=-1)
+
+
+def test_the_comparison_is_antisymmetric(runs):
+    (a, _), (b, _) = runs
+    ab = compare_runs(open(a).read(), open(b).read())
+    ba = compare_runs(open(b).read(), open(a).read())
+    assert ab.difference == -ba.difference
+    assert ab.ci95 == (-ba.ci95[1], -ba.ci95[0])
+    assert ab.bots == ba.bots[::-1] and ab.games_differ == ba.games_differ
