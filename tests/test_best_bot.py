@@ -12,6 +12,7 @@ from gostop_core.bots import make_bot
 from gostop_core.bots.base import play_game
 from gostop_core.bots.analysis import hint_moves
 from gostop_core.bots.best import BLEND_TABLES, NETWORK_TABLES, BestBot, plays_network
+from gostop_core.bots.simple import GreedyBot
 from gostop_core.rules import Rules, preset_names, unchanged_preset
 
 from conftest import swap_hidden
@@ -75,18 +76,40 @@ def test_at_standard_best_searches_exactly_as_neural_search_on_its_samples():
     assert differs  # the network's playouts are not the greedy ones
 
 
+def _gostop_views(preset: str, players: int, wanted: int = 3):
+    """Views of a Go/Stop decision, from hands played by greedy seats."""
+    views = []
+    for seed in range(40):
+        game = Game(preset, players, seed=seed)
+        while not game.is_over():
+            legal = list(game.legal_moves)
+            view = game.view(game.turn)
+            if any(m.kind in ("go", "stop") for m in legal):
+                views.append(view)
+                if len(views) == wanted:
+                    return views
+            game.push(GreedyBot().choose(view, legal))
+    raise AssertionError("no Go/Stop decision in 40 greedy hands")
+
+
 def test_at_casual_best_plays_exactly_as_neural_search_blended_on_its_samples():
     """Casual, 2 players: the ranking and values of ``neural-search`` given
-    best's samples and the measured blend (round 19), move for move."""
+    best's samples and the measured blend, Go or Stop by the search's values
+    alone (rounds 19 and 20), move for move."""
     best = make_bot("best:samples=48", seed=3)
-    reference = make_bot("neural-search:samples=48,blend=0.5", seed=3)
+    reference = make_bot("neural-search:samples=48,blend=0.5,gostop=search", seed=3)
     unblended = make_bot("neural-search:samples=48", seed=3)
+    blended_gostop = make_bot("neural-search:samples=48,blend=0.5", seed=3)
     differs = 0
     for view in _views("casual", 2):
         ranked = _ranking(best, view)
         assert ranked == _ranking(reference, view)
         differs += ranked != _ranking(unblended, view)
     assert differs  # the blend moves the values
+    for view in _gostop_views("casual", 2):
+        ranked = _ranking(best, view)
+        assert ranked == _ranking(unblended, view)
+        assert ranked != _ranking(blended_gostop, view)
 
 
 @pytest.mark.parametrize("preset,players", [("casual", 3), ("standard", 3), ("traditional", 2)])

@@ -6,7 +6,8 @@ sampled deals, measured stronger with the shipped network playing every seat's
 playout moves and valuing the playout after one turn (``neural-search``'s
 playouts; docs/strength.md, rounds 14 and 19): there ``best`` plays that, and at
 the tables of :data:`BLEND_TABLES` it blends each root move's value with the
-network's Q (``neural-search:blend``; round 19).  The table is read from each
+network's Q (``neural-search:blend``; round 19), every decision's but Go or Stop,
+which the search's values decide alone (``neural-search:gostop=search``; round 20).  The table is read from each
 view, so one ``best`` bot plays every table as measured."""
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ __all__ = ["BestBot", "NETWORK_TABLES", "BLEND_TABLES", "plays_network"]
 #: deals (docs/strength.md, rounds 14 and 19).  Only presets played unchanged count.
 NETWORK_TABLES = frozenset({("standard", 2), ("casual", 2)})
 #: The weight of the network's Q in each root move's value, at the tables where
-#: ``best`` blends them (``neural-search:blend``; docs/strength.md, round 19).
+#: ``best`` blends them (``neural-search:blend``; docs/strength.md, round 19); a
+#: Go/Stop decision is never blended (``gostop=search``; round 20).
 BLEND_TABLES: dict[tuple[str, int], float] = {("casual", 2): 0.5}
 
 
@@ -44,7 +46,7 @@ class BestBot(ExpectimaxBot):
     :attr:`~gostop_core.bots.neural.NeuralSearchBot.CUT` turns by the network's
     value, as ``neural-search`` plays them, and at those of
     :data:`BLEND_TABLES` (unless ``blend`` is off) each root move's value is
-    blended with the network's Q.  Everything else (samples, budgets, the win
+    blended with the network's Q, Go or Stop excepted.  Everything else (samples, budgets, the win
     bonus) is the same at every table."""
 
     name = "best"
@@ -66,7 +68,8 @@ class BestBot(ExpectimaxBot):
 
     def analyse(self, view: PlayerView | str) -> list[RankedMove]:
         """The search's ranking; at the tables of :data:`BLEND_TABLES` (unless
-        ``network`` or ``blend`` is off) each value blended with the network's Q."""
+        ``network`` or ``blend`` is off) each value blended with the network's
+        Q, but a Go/Stop decision's (as ``neural-search:gostop=search``)."""
         ranked = super().analyse(view)
         if not (self.network and self.blend):
             return ranked
@@ -76,7 +79,7 @@ class BestBot(ExpectimaxBot):
         if blend == 0.0:
             return ranked
         from gostop_core.bots.neural import blend_with_network
-        return blend_with_network(ranked, rules, fields, None, blend)
+        return blend_with_network(ranked, rules, fields, None, blend, gostop="search")
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         players = fields["nplayers"]
