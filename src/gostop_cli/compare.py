@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 
 import click
-from click import IntRange
 
 from gostop_core.arena.compare import ComparisonError, PairedComparison, compare_runs
 from gostop_core.records import open_record_file
-from gostop_cli.options import CommandError
+from gostop_cli.options import CommandError, IntRange
 
 
 def _one_line(text: str) -> str:
