@@ -42,3 +42,29 @@ c50_g75 = _make(0.5, 0.75)
 c50_g50 = _make(0.5, 0.5)
 c75_g0 = _make(0.75, 0.0)
 c25_g0 = _make(0.25, 0.0)
+
+
+class _StageBlend(_KindBlend):
+    """The card-play weight by the stage of the hand: ``early`` while the
+    stock holds more than ``split`` cards, ``late`` after; Go/Stop unblended."""
+    early = 0.5
+    late = 0.5
+    split = 10
+    gostop = 0.0
+
+    def choose(self, view, legal):
+        from gostop_core.notation import parse_view
+        _, fields = parse_view(view.to_str())
+        self.card = self.early if fields["stock_count"] > self.split else self.late
+        return super().choose(view, legal)
+
+
+def _make_stage(early, late):
+    cls = type("StageBlend", (_StageBlend, NeuralSearchBot),
+               {"early": early, "late": late, "name": f"blend-e{early}-l{late}"})
+    def make(seed=None):
+        return cls(seed, **NEURAL_SEARCH_SETTINGS)
+    return make
+
+e75_l25 = _make_stage(0.75, 0.25)
+e25_l75 = _make_stage(0.25, 0.75)
