@@ -5,8 +5,9 @@ from gostop_core.bots.registry import NEURAL_SEARCH_SETTINGS
 
 
 class _KindBlend:
+    # not "gostop": neural-search has a setting of that name (a word, not a weight)
     card = 0.5
-    gostop = 0.5
+    gostop_weight = 0.5
 
     def choose(self, view, legal):
         if len(legal) == 1:
@@ -16,7 +17,8 @@ class _KindBlend:
             self._net = NeuralBot()
         q = dict(self._net.q_values(view))
         allowed = set(legal)
-        alpha = self.gostop if any(m.kind in ("go", "stop") for m in legal) else self.card
+        alpha = (self.gostop_weight if any(m.kind in ("go", "stop") for m in legal)
+                 else self.card)
         best, best_v = None, -1e300
         for r in ranked:
             if r.move not in allowed or r.move not in q:
@@ -29,7 +31,7 @@ class _KindBlend:
 
 def _make(card, gostop):
     cls = type("KindBlend", (_KindBlend, NeuralSearchBot),
-               {"card": card, "gostop": gostop, "name": f"blend-c{card}-g{gostop}"})
+               {"card": card, "gostop_weight": gostop, "name": f"blend-c{card}-g{gostop}"})
     def make(seed=None):
         return cls(seed, **NEURAL_SEARCH_SETTINGS)
     return make
@@ -50,7 +52,7 @@ class _StageBlend(_KindBlend):
     early = 0.5
     late = 0.5
     split = 10
-    gostop = 0.0
+    gostop_weight = 0.0
 
     def choose(self, view, legal):
         from gostop_core.notation import parse_view
