@@ -107,6 +107,8 @@ def test_games_lost_by_forfeit_count_as_the_arena_counts_them(tmp_path):
     r = compare_runs(open(a).read(), open(b).read())
     assert r.mean_points == (sum_a["mean_points"][0], sum_b["mean_points"][0])
     assert r.decided_win_rate == (0.0, sum_b["decided_win_rate"][0])
+    assert r.forfeits == (4, 0)
+    assert "4 lost by forfeit" in compare(a, b).output
 
 
 def test_runs_of_other_deals_are_refused(runs, tmp_path):

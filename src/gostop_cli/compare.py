@@ -28,6 +28,11 @@ def _signed(x: float) -> str:
     return f"{x:+.2f}"
 
 
+def _forfeits(count: int) -> str:
+    """A run's forfeits, said only when there are some (a bot that failed)."""
+    return f", {count} lost by forfeit" if count else ""
+
+
 def format_comparison(r: PairedComparison) -> str:
     """The comparison as the lines the command prints."""
     opponents = ", ".join(_shown(o) for o in r.opponents)
@@ -35,9 +40,9 @@ def format_comparison(r: PairedComparison) -> str:
         f"{r.deals} deals, {r.games} games ({r.preset}, {r.players} players; "
         f"entry {r.entry} against {opponents})",
         f"  A  {_shown(r.bots[0])}: {_signed(r.mean_points[0])} points a game, "
-        f"{100 * r.decided_win_rate[0]:.1f}% of decided games won",
+        f"{100 * r.decided_win_rate[0]:.1f}% of decided games won{_forfeits(r.forfeits[0])}",
         f"  B  {_shown(r.bots[1])}: {_signed(r.mean_points[1])} points a game, "
-        f"{100 * r.decided_win_rate[1]:.1f}% of decided games won",
+        f"{100 * r.decided_win_rate[1]:.1f}% of decided games won{_forfeits(r.forfeits[1])}",
         f"  A - B: {_signed(r.difference)} [{_signed(r.ci95[0])}, {_signed(r.ci95[1])}] "
         "(95 %, paired over the deals)",
         f"  games whose moves differ: {r.games_differ} of {r.games}",

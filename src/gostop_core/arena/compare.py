@@ -52,7 +52,8 @@ def _name(text: str) -> str:
 class PairedComparison:
     """The compared entry of each run (``bots``), the deals and games both hold,
     the games whose moves differ between the runs, each run's mean net points
-    a game for its entry and the share of the decided games it won, and the
+    a game for its entry, the share of the decided games it won and the games
+    it lost by forfeit (a bot that fails is seen at once), and the
     mean difference (A - B) with its 95 % interval over the deals (as
     ``gostop arena`` computes its own)."""
 
@@ -66,6 +67,7 @@ class PairedComparison:
     games_differ: int
     mean_points: tuple[float, float]
     decided_win_rate: tuple[float, float]
+    forfeits: tuple[int, int]
     difference: float
     ci95: tuple[float, float]
 
@@ -74,7 +76,8 @@ class PairedComparison:
                 "entry": self.entry, "players": self.players, "preset": self.preset,
                 "deals": self.deals, "games": self.games, "games_differ": self.games_differ,
                 "mean_points": list(self.mean_points),
-                "decided_win_rate": list(self.decided_win_rate), "difference": self.difference,
+                "decided_win_rate": list(self.decided_win_rate),
+                "forfeits": list(self.forfeits), "difference": self.difference,
                 "ci95": list(self.ci95)}
 
 
@@ -89,6 +92,7 @@ class _Game:
     names: tuple[str, ...]   # the bot of each entry
     points: tuple[int, ...]  # each entry's net points
     winner: int | None       # the entry that won (None: a draw)
+    forfeit: int | None      # the entry that lost by forfeit
     moves: tuple[str, ...]
 
 
@@ -143,7 +147,7 @@ def _games(handle: IO[str] | str, run: int) -> Iterator[_Game]:
             for s in range(rec.players):
                 points[seats[s]] = per_seat[s]
             yield _Game(deal, rotation, rec.line, rec.rules, rec.players, rec.start,
-                        tuple(names), tuple(points), winner,
+                        tuple(names), tuple(points), winner, forfeit,
                         tuple(d.move for d in rec.decisions))
     except RecordError as exc:
         raise ComparisonError(str(exc), run) from None
@@ -166,6 +170,7 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
     deals = games = differ = 0
     sums = [0, 0]
     wins = [0, 0]
+    forfeits = [0, 0]
     decided = [0, 0]
     diff_sum = diff_sq = 0
     deal_points = [0, 0]
@@ -236,6 +241,7 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
             sums[k] += g.points[entry]
             decided[k] += g.winner is not None
             wins[k] += g.winner == entry
+            forfeits[k] += g.forfeit == entry
     if first is None or first_b is None:
         raise ComparisonError("both runs are empty")
     close_deal(first.players)
@@ -252,4 +258,5 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
         mean_points=(round(sums[0] / games, 4), round(sums[1] / games, 4)),
         decided_win_rate=(round(wins[0] / decided[0], 4) if decided[0] else 0.0,
                           round(wins[1] / decided[1], 4) if decided[1] else 0.0),
+        forfeits=(forfeits[0], forfeits[1]),
         difference=round(mean, 4), ci95=(round(mean - half, 4), round(mean + half, 4)))
