@@ -9,11 +9,7 @@ import click
 
 from gostop_core.arena.compare import ComparisonError, PairedComparison, compare_runs
 from gostop_core.records import open_record_file
-from gostop_cli.options import CommandError, IntRange
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+from gostop_cli.options import CommandError, IntRange, one_line
 
 
 def _shown(name: str, width: int = 80) -> str:
@@ -82,7 +78,7 @@ def compare(run_a: str, run_b: str, entry: int, as_json: bool) -> None:
         path = exc.filename if isinstance(exc.filename, str) else f"{run_a} or {run_b}"
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
     except ComparisonError as exc:
-        text = _shown(_one_line(exc.reason), 300)
+        text = _shown(one_line(exc.reason), 300)
         if exc.run is not None:
             path = (run_a, run_b)[exc.run]
             line = "" if exc.line is None else f"line {exc.line}: "

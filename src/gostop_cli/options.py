@@ -27,6 +27,11 @@ MAX_SEED = 2 ** 64 - 1
 
 
 # ---------------------------------------------------------------- errors
+def one_line(text: str) -> str:
+    """A message on one line: every run of whitespace, line breaks included, one space."""
+    return " ".join(str(text).split())
+
+
 class CommandError(click.ClickException):
     """Bad input found by the engine: ``Error: <message>`` on one line, exit 2."""
 

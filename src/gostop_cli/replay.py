@@ -25,16 +25,12 @@ from gostop_core.records import (
     replay,
 )
 
-from gostop_cli.options import CommandError, IntRange
+from gostop_cli.options import CommandError, IntRange, one_line
 
 __all__ = ["replay_cmd", "open_records", "record_file_options", "Step", "collect_steps", "PositionAt", "JsonLog"]
 
 
 # ---------------------------------------------------------------- reading (shared with analyse)
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
 #: How many bad records a reading names (on stderr with --skip-bad, in the error
 #: without it); the rest are counted, not kept, so memory stays bounded.
 SHOWN_ERRORS = 5
@@ -71,7 +67,7 @@ def open_records(path: str, game: int | None, skip_bad: bool,
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
     except RecordError as exc:  # not UTF-8: the reading cannot go on
-        raise CommandError(f"cannot read {name}: {_one_line(str(exc))}") from None
+        raise CommandError(f"cannot read {name}: {one_line(str(exc))}") from None
     if not total:
         raise CommandError(f"{name}: no record in the file")
     if bad and not skip_bad:
@@ -79,9 +75,9 @@ def open_records(path: str, game: int | None, skip_bad: bool,
         if bad < total:
             notes.append("--skip-bad replays the good ones")
         more = f" ({'; '.join(notes)})" if notes else ""
-        raise CommandError(f"{name}: {_one_line(str(shown[0]))}{more}")
+        raise CommandError(f"{name}: {one_line(str(shown[0]))}{more}")
     for e in shown:
-        click.echo(f"{name}: skipped {_one_line(str(e))}", err=True)
+        click.echo(f"{name}: skipped {one_line(str(e))}", err=True)
     if bad > len(shown):
         click.echo(f"{name}: skipped {bad - len(shown)} more bad record(s)", err=True)
     if game is not None:
@@ -89,7 +85,7 @@ def open_records(path: str, game: int | None, skip_bad: bool,
             raise CommandError(f"{name}: no game {game}: the file holds {total} "
                                f"record(s)")
         if isinstance(chosen, RecordError):
-            raise CommandError(f"{name}: game {game} is a bad record: {_one_line(str(chosen))}")
+            raise CommandError(f"{name}: game {game} is a bad record: {one_line(str(chosen))}")
         return [(game, chosen)]
     if not good:
         raise CommandError(f"{name}: no good record in the file")
@@ -327,7 +323,7 @@ def replay_cmd(path: str, game: int | None, seat: int | None, position_at: int |
                 **log, "outcome": record.outcome}, ensure_ascii=False, indent=2))
             return
     except RecordError as exc:  # pragma: no cover - open_records replayed it already
-        raise CommandError(_one_line(str(exc))) from None
+        raise CommandError(one_line(str(exc))) from None
     from gostop_cli.prompt import isatty
     console = Console(highlight=False)
     try:

@@ -17,11 +17,11 @@ Memory holds one record of each file at a time, whatever the files' size.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
-from gostop_core.arena.games import forfeit_points, net_points, rotation_seats
+from gostop_core.arena.duplicate import mean_interval
+from gostop_core.arena.games import forfeit_points, forfeit_winner, net_points, rotation_seats
 from gostop_core.errors import GoStopError
 from gostop_core.records import Record, RecordError, game_from_record, iter_records
 
@@ -141,8 +141,8 @@ def _games(handle: IO[str] | str, run: int) -> Iterator[_Game]:
             else:  # as the arena counts a forfeit: the one other seat left wins
                 lost = seats.index(forfeit)
                 per_seat = forfeit_points(game, lost)
-                others = [s for s in range(rec.players) if s not in (lost, game.sitter)]
-                winner = seats[others[0]] if len(others) == 1 else None
+                won = forfeit_winner(game, lost)
+                winner = None if won is None else seats[won]
             points = [0] * rec.players
             for s in range(rec.players):
                 points[seats[s]] = per_seat[s]
@@ -201,11 +201,11 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
             if entry >= a.players:
                 raise ComparisonError(f"entry {entry} is not in a {a.players}-player arena "
                                       f"(entries 0..{a.players - 1})")
-        for g, run in ((a, 0), (b, 1)):
-            if (g.rules, g.players) != (first.rules, first.players):
-                raise ComparisonError(f"deal {g.deal} is played at another table "
-                                      f"({g.rules}, {g.players} players) than the first "
-                                      f"({first.rules}, {first.players} players)", run, g.line)
+        # B's table is A's when their start positions are the same (checked next)
+        if (a.rules, a.players) != (first.rules, first.players):
+            raise ComparisonError(f"deal {a.deal} is played at another table "
+                                  f"({a.rules}, {a.players} players) than the first "
+                                  f"({first.rules}, {first.players} players)", 0, a.line)
         if (a.deal, a.rotation) != (b.deal, b.rotation) or a.start != b.start:
             raise ComparisonError(
                 f"the runs hold different games at game {games + 1} (A: deal {a.deal} rotation "
@@ -245,18 +245,14 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
     if first is None or first_b is None:
         raise ComparisonError("both runs are empty")
     close_deal(first.players)
-    p = first.players
-    mean = diff_sum / (p * deals)
-    num = deals * diff_sq - diff_sum * diff_sum
-    var = num / (deals * (deals - 1) * p * p) if deals > 1 else 0.0
-    half = 1.96 * math.sqrt(max(var, 0.0) / deals)
+    difference, low, high = mean_interval(diff_sum, diff_sq, deals, first.players)
     return PairedComparison(
         bots=(first.names[entry], first_b.names[entry]),
         opponents=tuple(n for i, n in enumerate(first.names) if i != entry),
-        entry=entry, players=p, preset=first.rules, deals=deals, games=games,
+        entry=entry, players=first.players, preset=first.rules, deals=deals, games=games,
         games_differ=differ,
         mean_points=(round(sums[0] / games, 4), round(sums[1] / games, 4)),
         decided_win_rate=(round(wins[0] / decided[0], 4) if decided[0] else 0.0,
                           round(wins[1] / decided[1], 4) if decided[1] else 0.0),
         forfeits=(forfeits[0], forfeits[1]),
-        difference=round(mean, 4), ci95=(round(mean - half, 4), round(mean + half, 4)))
+        difference=difference, ci95=(low, high))

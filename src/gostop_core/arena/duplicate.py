@@ -48,7 +48,7 @@ from gostop_core.notation import rules_to_token
 from gostop_core.rules import Rules
 
 __all__ = ["ArenaResult", "GameRecord", "run_arena", "rotation_seats", "net_points",
-           "forfeit_points", "play_supervised", "summarize"]
+           "forfeit_points", "play_supervised", "summarize", "mean_interval"]
 
 #: Forfeit reasons listed in :attr:`ArenaResult.forfeit_games` (the count is complete).
 MAX_LISTED_FORFEITS = 100
@@ -92,6 +92,19 @@ class ArenaResult:
                 "move_time": self.move_time, "announced": self.announced}
 
 # ---------------------------------------------------------------- the summary
+def mean_interval(total: int, squares: int, deals: int, games_per_deal: int
+                  ) -> tuple[float, float, float]:
+    """The mean a game and its 95 % interval over the deals, from the sum and
+    the sum of squares of the deals' totals (integers: exact, in any order),
+    each rounded to 4 places: the arena's figures and ``gostop compare``'s."""
+    m = total / (games_per_deal * deals)
+    # variance of the per-deal means (totals / games per deal), from exact sums
+    num = deals * squares - total * total
+    var = num / (deals * (deals - 1) * games_per_deal ** 2) if deals > 1 else 0.0
+    half = 1.96 * math.sqrt(max(var, 0.0) / deals)
+    return round(m, 4), round(m - half, 4), round(m + half, 4)
+
+
 class _Tally:
     """Running sums for the summary: per entry the sum and the sum of squares of
     its points per deal (integers, so the order of the games does not matter)."""
@@ -137,13 +150,9 @@ class _Tally:
         deals, games, p = self.deals, self.games, self.players
         means, cis = [], []
         for i in range(self.n):
-            m = self.sum[i] / (p * deals)
-            # variance of the per-deal means (totals / players), from exact sums
-            num = deals * self.sq[i] - self.sum[i] * self.sum[i]
-            var = num / (deals * (deals - 1) * p * p) if deals > 1 else 0.0
-            half = 1.96 * math.sqrt(max(var, 0.0) / deals)
-            means.append(round(m, 4))
-            cis.append([round(m - half, 4), round(m + half, 4)])
+            m, low, high = mean_interval(self.sum[i], self.sq[i], deals, p)
+            means.append(m)
+            cis.append([low, high])
         decided = sum(self.wins)
         forfeits = sorted(self.forfeit_games, key=lambda f: (f["deal"], f["rotation"]))
         return ArenaResult(

@@ -22,7 +22,7 @@ from gostop_core.records import Record, Seat, record_from_game
 from gostop_core.rules import Rules
 
 __all__ = ["GameRecord", "DealPlayer", "DealStream", "ArenaSettings", "rotation_seats",
-           "net_points", "forfeit_points", "play_supervised"]
+           "net_points", "forfeit_points", "forfeit_winner", "play_supervised"]
 
 #: What a backend is handed: ``(names, rules token, players, seed, move_time,
 #: game_records)``, the arguments of :class:`DealPlayer`.  A plain tuple, so it
@@ -90,6 +90,13 @@ def forfeit_points(game: Game, seat: int) -> list[int]:
             points[s] = stake
             points[seat] -= stake
     return points
+
+
+def forfeit_winner(game: Game, seat: int) -> int | None:
+    """The seat that wins when ``seat`` forfeits: the one other active seat,
+    or None when two or more are left (no one wins the hand)."""
+    others = [s for s in range(game.players) if s not in (seat, game.sitter)]
+    return others[0] if len(others) == 1 else None
 
 
 def play_supervised(game: Game, bots: Sequence[Bot], trusted: Sequence[bool],
@@ -176,8 +183,8 @@ class DealPlayer:
         if outcome is None:
             assert lost is not None
             per_seat = forfeit_points(game, lost)
-            others = [s for s in range(players) if s not in (lost, game.sitter)]
-            winner = seats[others[0]] if len(others) == 1 else None
+            won = forfeit_winner(game, lost)
+            winner = None if won is None else seats[won]
             forfeit: int | None = seats[lost]
         else:
             per_seat = net_points(outcome, self.rules, players)
