@@ -29,12 +29,17 @@ class _KindBlend:
         return best if best is not None else ranked[0].move
 
 
-def _make(card, gostop):
-    cls = type("KindBlend", (_KindBlend, NeuralSearchBot),
-               {"card": card, "gostop_weight": gostop, "name": f"blend-c{card}-g{gostop}"})
+def _bot(base, name, **weights):
+    """A factory of ``base`` (a blend class) with ``weights`` over its class
+    attributes, on neural-search's settings."""
+    cls = type(base.__name__.lstrip("_"), (base, NeuralSearchBot), {"name": name, **weights})
     def make(seed=None):
         return cls(seed, **NEURAL_SEARCH_SETTINGS)
     return make
+
+
+def _make(card, gostop):
+    return _bot(_KindBlend, f"blend-c{card}-g{gostop}", card=card, gostop_weight=gostop)
 
 c50_g0 = _make(0.5, 0.0)
 c0_g50 = _make(0.0, 0.5)
@@ -62,11 +67,7 @@ class _StageBlend(_KindBlend):
 
 
 def _make_stage(early, late):
-    cls = type("StageBlend", (_StageBlend, NeuralSearchBot),
-               {"early": early, "late": late, "name": f"blend-e{early}-l{late}"})
-    def make(seed=None):
-        return cls(seed, **NEURAL_SEARCH_SETTINGS)
-    return make
+    return _bot(_StageBlend, f"blend-e{early}-l{late}", early=early, late=late)
 
 e75_l25 = _make_stage(0.75, 0.25)
 e25_l75 = _make_stage(0.25, 0.75)
