@@ -167,6 +167,8 @@ class ExpectimaxBot(Bot):
                                **self.search_options(rules, fields))
         self.last_samples = result["samples"]
         self.last_stopped = result["stopped"]
+        #: The last search's result (``search_fields``: each move's spread among it).
+        self.last_result = result
         self.nodes_visited += result["nodes"]
         seat = fields["seat"]
         ranked = [RankedMove(Move.from_code(code), value,

@@ -49,7 +49,7 @@ The model (docs/search.md has the long form):
   the bot is asked to win hands, not only to book points.
 """
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t
-from libc.math cimport exp, fabs, sqrt
+from libc.math cimport exp, fabs, sqrt, NAN
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -410,7 +410,10 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     hold (one child, not one per card: for playouts too dear to run per card).
     Returns ``{"moves": [(code, value, line)], "nodes", "samples", "depth",
     "counts", "stopped", "consistent"}`` with moves in generation order, ``counts`` the samples each
-    move's value averages (``samples``: the most of them), ``stopped`` why the
+    move's value averages (``samples``: the most of them), ``spreads`` each
+    move's standard error over them and ``relative_spreads`` that of its value
+    less the mean of the moves valued in the same sample (nan below two
+    samples; ``root_spreads``), ``stopped`` why the
     sampling ended (``"samples"``, ``"time"``, ``"decided"``, or ``"stop"``:
     ``stop`` was set; the sample under way is then dropped, at
     least one is always completed); ``line`` is
@@ -437,6 +440,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     cdef InfoTrie trie
     cdef int32_t root_node[MAX_MOVES]
     cdef double totals[MAX_MOVES]
+    cdef double spreads[MAX_MOVES]
+    cdef double relative[MAX_MOVES]
     cdef uint64_t first_rng
     cdef bint use_trie = False
     cdef double* ranked_by = &values[0]
@@ -599,6 +604,7 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
                     round_end = 2 * done
             if gs_interrupted():
                 break
+    root_spreads(per, counts, n, spreads, relative)
     free(per)
     if use_trie:
         with nogil:
@@ -631,6 +637,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
         out.append((moves[i], values[i] / counts[i], line))
     return {"moves": out, "nodes": ctx.nodes, "samples": done, "depth": depth,
             "counts": [counts[i] for i in range(n)],
+            "spreads": [spreads[i] for i in range(n)],
+            "relative_spreads": [relative[i] for i in range(n)],
             "stopped": ("samples", "time", "decided", "stop")[reason], "consistent": use_trie}
 
 

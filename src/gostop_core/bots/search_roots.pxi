@@ -95,3 +95,44 @@ cdef bint is_decided(const double* per, const bint* alive, const double* values,
         if lead - z * se <= -tolerance:
             return False
     return True
+
+
+
+cdef void root_spreads(const double* per, const int* counts, int n, double* spreads,
+                       double* relative) noexcept nogil:
+    """Each root move's standard error over the samples its value averages:
+    ``spreads`` of its value, ``relative`` of its value less the mean of the
+    moves valued in the same sample (the part of the sampled deal every move
+    shares cancels).  A halving drops moves after a prefix of the samples, so
+    sample ``d`` valued move ``i`` when ``d < counts[i]``.  Nan for a move
+    with fewer than two samples."""
+    cdef int i, j, d, k, valued
+    cdef double m, sq, r, dev, mean, x
+    for i in range(n):
+        k = counts[i]
+        if k < 2:
+            spreads[i] = NAN
+            relative[i] = NAN
+            continue
+        m = 0.0
+        sq = 0.0
+        r = 0.0
+        dev = 0.0
+        for d in range(k):
+            mean = 0.0
+            valued = 0
+            for j in range(n):
+                if d < counts[j]:
+                    mean += per[d * n + j]
+                    valued += 1
+            mean /= valued  # at least move i
+            x = per[d * n + i]
+            m += x
+            sq += x * x
+            r += x - mean
+            dev += (x - mean) * (x - mean)
+        m /= k
+        r /= k
+        # the sample variance (k - 1 in the denominator) over k, square-rooted
+        spreads[i] = sqrt(max(sq / k - m * m, 0.0) / (k - 1))
+        relative[i] = sqrt(max(dev / k - r * r, 0.0) / (k - 1))

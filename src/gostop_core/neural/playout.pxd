@@ -1,5 +1,5 @@
 # The whole Q network in C and the network as the search's playout model (playout.pyx).
-from libc.stdint cimport uint16_t
+from libc.stdint cimport uint16_t, uint64_t
 from gostop_core.rules cimport RulesC
 from gostop_core.movegen cimport GameStateC
 from gostop_core.bots.search cimport PlayoutModel
@@ -27,3 +27,24 @@ cdef class NeuralPlayout:
     cdef NeuralNetC m
     cdef PlayoutModel hooks
     cdef readonly object network
+
+cdef enum:
+    NN_MAX_OBSERVATIONS = 16  # opponents' decisions the network's opponent model weighs
+
+ctypedef struct NeuralObservation:
+    GameStateC state          # the public state at an opponent's decision (no hidden card)
+    uint64_t since            # cards that seat laid down from its hand from then on (this move's too)
+    int counts[3]             # every seat's hand size then
+    int seat                  # the opponent who decided
+    uint16_t move             # what it played
+
+ctypedef struct NeuralOpponentC:
+    const NeuralNetC* net
+    double temperature        # of the softmax over the opponent's Q (points)
+    int nobs
+    NeuralObservation obs[NN_MAX_OBSERVATIONS]
+
+cdef class NeuralOpponentModel:
+    cdef NeuralOpponentC m
+    cdef PlayoutModel hooks
+    cdef readonly NeuralPlayout playout

@@ -20,11 +20,13 @@ number of searches at once.
 from libc.stdint cimport uint64_t, uint16_t, uint8_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
+from libc.math cimport exp, log
 
 import numpy as np
 
 from gostop_core.cards cimport gs_popcount
 from gostop_core.rules cimport Rules, RulesC, PAY_SCORE_ONCE
+from gostop_core.sampling cimport fill_public
 from gostop_core.movegen cimport (
     GameStateC, MAX_MOVES, generate_moves, apply_move, PHASE_OVER,
 )
@@ -214,3 +216,133 @@ cdef class NeuralPlayout:
         n = generate_moves(&st, &rules.c, moves)
         nn_q_values(&self.m, &st, &rules.c, counts, moves, n, q)
         return [moves[i] for i in range(n)], np.array([q[i] for i in range(n)], dtype=np.float32)
+
+
+# ---------------------------------------------------------------- opponent model
+# The network as a model of the other seats: a sampled deal is weighed by how
+# likely the opponents' observed decisions were, had they held its cards and
+# played the network's softmax over Q (docs/search.md, ``worlds``).
+
+cdef double neural_world_weight(const GameStateC* world, const RulesC* r,
+                                const void* data) noexcept nogil:
+    """exp of the summed log-probabilities of every observed decision, each
+    seat's hand then being its hand in ``world`` and the cards it laid down
+    since; a move that hand could not have made counts as very unlikely."""
+    cdef const NeuralOpponentC* m = <const NeuralOpponentC*>data
+    cdef const NeuralObservation* o
+    cdef GameStateC st
+    cdef uint16_t moves[MAX_MOVES]
+    cdef float q[MAX_MOVES]
+    cdef int k, i, n, found
+    cdef double logp = 0.0, top, total
+    for k in range(m.nobs):
+        o = &m.obs[k]
+        st = o.state
+        st.hand[o.seat] = world.hand[o.seat] | o.since
+        n = generate_moves(&st, r, moves)
+        found = -1
+        for i in range(n):
+            if moves[i] == o.move:
+                found = i
+        if found < 0:
+            logp += -30.0
+            continue
+        if n == 1:
+            continue
+        nn_q_values(m.net, &st, r, o.counts, moves, n, q)
+        top = q[0]
+        for i in range(1, n):
+            if q[i] > top:
+                top = q[i]
+        total = 0.0
+        for i in range(n):
+            total += exp((q[i] - top) / m.temperature)
+        logp += (q[found] - top) / m.temperature - log(total)
+    return exp(logp)
+
+
+cdef int opponent_pick(const GameStateC* s, const RulesC* r, const uint16_t* moves, int n,
+                       const void* data) noexcept nogil:
+    return neural_pick(s, r, moves, n, (<const NeuralOpponentC*>data).net)
+
+
+cdef double opponent_value(const GameStateC* s, const RulesC* r, int seat,
+                           const void* data) noexcept nogil:
+    return neural_value(s, r, seat, (<const NeuralOpponentC*>data).net)
+
+
+cdef class NeuralOpponentModel:
+    """A network (:class:`NeuralPlayout`, shared) as the search's playout model
+    with an opponent model: the search's ``worlds`` draws each sampled deal
+    among several by the likelihood of the opponents' decisions given to
+    :meth:`set_observations`, under a softmax of the network's Q at
+    ``temperature`` points.  One per bot: the observations are its own."""
+
+    def __cinit__(self):
+        self.m.nobs = 0
+        self.m.net = NULL
+        self.hooks.pick = opponent_pick
+        self.hooks.value = opponent_value
+        self.hooks.weight = neural_world_weight
+        self.hooks.data = &self.m
+
+    def __init__(self, NeuralPlayout playout, double temperature=1.0):
+        if not temperature > 0.0:
+            raise ValueError(f"temperature must be a positive number of points, got {temperature}")
+        self.playout = playout
+        self.m.net = &playout.m
+        self.m.temperature = temperature
+
+    @property
+    def temperature(self) -> float:
+        return self.m.temperature
+
+    @property
+    def observations(self) -> int:
+        return self.m.nobs
+
+    def capsule(self):
+        """The ``PlayoutModel`` the search takes (``search_fields(model=...,
+        worlds=W)``); the capsule keeps this object (and its network) alive."""
+        return model_capsule(&self.hooks, self)
+
+    def set_observations(self, Rules rules, observations) -> None:
+        """The opponents' decisions the next searches weigh their deals by, as
+        :meth:`gostop_core.bots.policy.LearnedPolicy.set_observations` takes
+        them: ``(fields, move, since)``, ``fields`` the searching seat's view
+        when another seat was to move.  The last NN_MAX_OBSERVATIONS are kept."""
+        cdef NeuralObservation* o
+        cdef int k = 0, q
+        items = list(observations)[-NN_MAX_OBSERVATIONS:]
+        self.m.nobs = 0
+        for fields, move, since in items:
+            seat = fields["to_move"]
+            if seat == fields["seat"] or not 0 <= seat < fields["nplayers"]:
+                raise ValueError("an observation is another seat's decision")
+            if fields["nplayers"] > NN_SEATS:
+                raise ValueError(f"the network's encoding has room for {NN_SEATS} seats")
+            if fields["phase"] == PHASE_OVER:
+                raise ValueError("an observation is a decision, not a finished hand")
+            if not 0 <= move < 65536 or not 0 <= since < (1 << 50):
+                raise ValueError("bad observed move or cards")
+            o = &self.m.obs[k]
+            fill_public(&o.state, fields, fields["seat"])
+            for q in range(NN_SEATS):
+                o.counts[q] = fields["hand_counts"][q] if q < fields["nplayers"] else 0
+            o.seat = seat
+            o.move = move
+            o.since = since
+            k += 1
+        self.m.nobs = k
+
+    def clear_observations(self) -> None:
+        self.m.nobs = 0
+
+    def weight(self, Rules rules, dict fields, list hands):
+        """The weight of the deal in which the view's seats hold ``hands`` (one
+        mask per seat; for tests): the likelihood of the observed decisions."""
+        cdef GameStateC world
+        fill_public(&world, fields, fields["seat"])
+        for q, h in enumerate(hands):
+            world.hand[q] = h
+        return neural_world_weight(&world, &rules.c, &self.m)
