@@ -86,6 +86,59 @@ def test_the_search_bots_decide_from_the_view_alone(weights, settings):
         assert a == b and a in game.legal_moves
 
 
+def test_the_opponent_model_decides_from_the_view_and_the_moves_seen(weights):
+    """``worlds``: the deals are drawn by the opponent's observed moves (public)
+    and never by its hidden cards: mid-hand, after the same moves were shown,
+    two positions that differ only in cards seat 0 cannot see get one move."""
+    spec = f"neural-search:samples=16,worlds=4,weights={weights}"
+    checked = 0
+    for seed in range(8):
+        game = Game("casual", seed=seed)
+        shown: list = []
+        while not game.is_over() and (game.turns < 6 or game.to_move != 0):
+            move = GreedyBot().choose(game.view(game.to_move), list(game.legal_moves))
+            if game.to_move == 1:
+                shown.append((game.view(0), move))
+            game.push(move)
+        if game.is_over() or not shown or game.phase != "play":
+            continue
+        other = Game.from_position(swap_hidden(game.position()))
+        assert game.position() != other.position()
+        choices = []
+        for position in (game, other):
+            bot = make_bot(spec, seed=3)
+            bot.start_hand(shown[0][0])
+            for view, move in shown:
+                bot.observe(view, move)
+            choices.append(bot.choose(position.view(0), list(position.legal_moves)))
+            assert len(bot._seen) == len(shown)
+        assert choices[0] == choices[1] and choices[0] in game.legal_moves
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_opponent_model_changes_the_deals_searched(weights):
+    """With the moves seen and ``worlds`` > 1 each sample is drawn among several
+    deals: the values differ from the plain search's, every move still valued
+    on every sample; with ``worlds=1`` nothing is kept of the moves seen."""
+    game = Game("casual", seed=2)
+    shown = []
+    while game.turns < 6 or game.to_move != 0:
+        move = GreedyBot().choose(game.view(game.to_move), list(game.legal_moves))
+        if game.to_move == 1:
+            shown.append((game.view(0), move))
+        game.push(move)
+    analyses = {}
+    for worlds in (1, 8):
+        bot = make_bot(f"neural-search:samples=16,worlds={worlds},weights={weights}", seed=3)
+        for view, move in shown:
+            bot.observe(view, move)
+        assert len(bot._seen) == (len(shown) if worlds > 1 else 0)
+        analyses[worlds] = bot.analyse(game.view(0))
+        assert all(r.samples == 16 for r in analyses[worlds])
+    assert [r.value for r in analyses[1]] != [r.value for r in analyses[8]]
+
+
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2),
                                             ("family", 4)])
 def test_the_search_bot_plays_whole_hands(weights, preset, players):
@@ -104,6 +157,12 @@ def test_the_search_bot_checks_its_settings():
         NeuralSearchBot(flips="some")
     with pytest.raises(ValueError, match="bad neural-search setting"):
         make_bot("neural-search:plan=2")
+    with pytest.raises(ValueError, match="worlds"):
+        NeuralSearchBot(worlds=0)
+    with pytest.raises(ValueError, match="temp"):
+        NeuralSearchBot(temperature=0.0)
+    with pytest.raises(ValueError, match="worlds"):
+        make_bot("neural-search:worlds=1000")
 
 
 def _flip_position():

@@ -28,7 +28,7 @@ from gostop_core.moves import Move
 from gostop_core.notation import parse_view
 from gostop_core.rules import Rules
 
-__all__ = ["LearnedBot", "learned_from_spec", "LEARNED_KEYS"]
+__all__ = ["LearnedBot", "learned_from_spec", "LEARNED_KEYS", "observed_decisions"]
 
 _WEIGHTS_CACHE: dict[str | None, dict] = {}
 
@@ -41,6 +41,48 @@ def _weights(path: str | None) -> dict:
     if path not in _WEIGHTS_CACHE:
         _WEIGHTS_CACHE[path] = load_weights(path)
     return _WEIGHTS_CACHE[path]
+
+
+def observed_decisions(seen: list[tuple[str, int]], now: dict,
+                       limit: int = MAX_OBS) -> list[tuple[dict, int, int]]:
+    """The opponents' decisions a bot was shown this hand (``seen``: its view's
+    text when another seat moved, and the move's code, oldest first) as an
+    opponent model takes them: ``(fields, move, since)``, ``since`` the cards
+    that seat laid down from its hand from then on (``now``: the bot's view
+    fields now); the last ``limit``.  A seat's decisions before it banked a
+    bonus card are left out: it drew a card nobody saw, so its earlier hand
+    cannot be rebuilt."""
+    out: list[tuple[dict, int, int]] = []
+    since: dict[int, int] = {}
+    stopped: set[int] = set()
+    visible_now = now["field"]
+    for pile in now["captured"]:
+        visible_now |= pile
+    for text, code in reversed(seen):
+        fields = parse_view(text)[1]
+        seat = fields["to_move"]
+        if seat in stopped:
+            continue
+        kind = code >> 12
+        card = (code >> 6) & 63
+        laid = 0
+        if kind in (_PLAY, _BONUS):
+            laid = 1 << card
+        elif kind == _BOMB:
+            # the month's cards this seat held: unseen then, on the table now
+            unseen_then = ~(fields["field"] | fields["hand"])
+            for pile in fields["captured"]:
+                unseen_then &= ~pile
+            month = sum(1 << c for c in range(4 * (card - 1), 4 * card))
+            laid = month & unseen_then & visible_now
+        since[seat] = since.get(seat, 0) | laid
+        if kind == _BONUS:
+            stopped.add(seat)
+            continue
+        if len(out) < limit:
+            out.append((fields, code, since[seat]))
+    out.reverse()
+    return out
 
 
 class LearnedBot(ExpectimaxBot):
@@ -105,42 +147,7 @@ class LearnedBot(ExpectimaxBot):
             del self._seen[:-4 * MAX_OBS]
 
     def _observations(self, now: dict) -> list[tuple[dict, int, int]]:
-        """``(fields, move, since)`` for the opponents' decisions seen this hand,
-        ``since`` the cards the seat laid down from its hand from then on.  A
-        seat's decisions before it banked a bonus card are left out: it drew a
-        card nobody saw, so its earlier hand cannot be rebuilt."""
-        out: list[tuple[dict, int, int]] = []
-        since: dict[int, int] = {}
-        stopped: set[int] = set()
-        visible_now = now["field"]
-        for pile in now["captured"]:
-            visible_now |= pile
-        for text, code in reversed(self._seen):
-            fields = parse_view(text)[1]
-            seat = fields["to_move"]
-            if seat in stopped:
-                continue
-            move = Move.from_code(code)
-            kind = code >> 12
-            card = (code >> 6) & 63
-            laid = 0
-            if kind in (_PLAY, _BONUS):
-                laid = 1 << card
-            elif kind == _BOMB:
-                # the month's cards this seat held: unseen then, on the table now
-                unseen_then = ~(fields["field"] | fields["hand"])
-                for pile in fields["captured"]:
-                    unseen_then &= ~pile
-                month = sum(1 << c for c in range(4 * (card - 1), 4 * card))
-                laid = month & unseen_then & visible_now
-            since[seat] = since.get(seat, 0) | laid
-            if kind == _BONUS:
-                stopped.add(seat)
-                continue
-            if len(out) < MAX_OBS:
-                out.append((fields, move.code, since[seat]))
-        out.reverse()
-        return out
+        return observed_decisions(self._seen, now)
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         if self.worlds > 1:

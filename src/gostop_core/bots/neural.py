@@ -37,13 +37,14 @@ from gostop_core.bots.base import Bot
 from gostop_core.bots.expectimax import ExpectimaxBot
 from gostop_core.bots.ismcts import MAX_ITERATIONS
 from gostop_core.bots.mcts import IsmctsBot
-from gostop_core.bots.search import MAX_CUT
+from gostop_core.bots.learned import observed_decisions
+from gostop_core.bots.search import MAX_CUT, MAX_WORLDS
 from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move, RankedMove
 from gostop_core.neural.network import Network, load_network, shipped_weights
-from gostop_core.neural.playout import NeuralPlayout
+from gostop_core.neural.playout import NeuralOpponentModel, NeuralPlayout
 from gostop_core.rules import Rules
 from gostop_core.neural.selfplay import view_inputs
 
@@ -231,6 +232,10 @@ class NeuralSearchBot(ExpectimaxBot):
     #: on the tuning deals (docs/strength.md, round 6).
     CUT = 1
 
+    #: The opponent model's temperature (points of Q) at which the true deal
+    #: ranked highest among random ones (docs/strength.md, round 21).
+    TEMPERATURE = 4.0
+
     #: The settings (gostop_core.bots.settings): the search's and the network's.
     SETTINGS = tuple(s for s in ExpectimaxBot.SETTINGS
                      if s.name in ("depth", "samples", "win", "halving", "time", "stop",
@@ -249,6 +254,12 @@ class NeuralSearchBot(ExpectimaxBot):
         Setting("gostop", "gostop", "choice", "blend",
                 "with a blend, Go/Stop by the blended values (blend) or by the search's "
                 "alone (search)", choices=_BLEND_GOSTOP_CHOICES),
+        Setting("worlds", "worlds", "int", 1,
+                "deals drawn per sample by the opponents' observed moves under the "
+                "network (1: off)", 1, MAX_WORLDS, cap=8),
+        Setting("temp", "temperature", "float", TEMPERATURE,
+                "the opponent model's softmax temperature over Q, in points",
+                0.01, 100.0, live=False),
         Setting("weights", "weights", "path", None,
                 "network weights file (default: as for neural)",
                 live=False),
@@ -257,8 +268,18 @@ class NeuralSearchBot(ExpectimaxBot):
     def __init__(self, seed: int | None = None, weights: str | None = None,
                  own: bool = True, others: bool = True, cut: int | None = None,
                  flips: str = "sampled", blend: float = 0.0, gostop: str = "blend",
+                 worlds: int = 1, temperature: float | None = None,
                  **settings: Any):
         super().__init__(seed, **settings)
+        self.worlds = int(worlds)
+        if not 1 <= self.worlds <= MAX_WORLDS:
+            raise ValueError(f"neural-search worlds must be 1..{MAX_WORLDS}, got {worlds}")
+        self.temperature = self.TEMPERATURE if temperature is None else float(temperature)
+        if not 0.0 < self.temperature < float("inf"):
+            raise ValueError(f"neural-search temp must be a positive number of points, "
+                             f"got {temperature}")
+        self._seen: list[tuple[str, int]] = []
+        self._opponents: dict[str, NeuralOpponentModel] = {}
         self.weights = weights
         self.blend = float(blend)
         if not 0.0 <= self.blend <= 1.0:
@@ -292,12 +313,34 @@ class NeuralSearchBot(ExpectimaxBot):
             return ranked
         return blend_with_network(ranked, rules, fields, self.weights, self.blend, self.gostop)
 
+    # the opponent model's observations (worlds > 1) ---------------------------
+    def start_hand(self, view: PlayerView) -> None:
+        self._seen = []
+
+    def observe(self, view: PlayerView, move: Move) -> None:
+        """Another seat played ``move`` when this bot's view was ``view``."""
+        if self.worlds > 1 and view.to_move != view.seat:
+            self._seen.append((view.to_str(), move.code))
+
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
         sampled = self.flips == "sampled"
         if fields["nplayers"] > NN_SEATS:
             return {"sampled_flips": sampled}
-        return network_playout_options(rules, fields["nplayers"], self.weights, cut=self.cut,
-                                       own=self.own, others=self.others, sampled_flips=sampled)
+        options = network_playout_options(rules, fields["nplayers"], self.weights, cut=self.cut,
+                                          own=self.own, others=self.others,
+                                          sampled_flips=sampled)
+        if self.worlds > 1:
+            # each sample drawn among `worlds` deals by the likelihood of the
+            # opponents' observed moves under the same network
+            path = (self.weights if self.weights is not None
+                    else str(shipped_weights(rules, fields["nplayers"])))
+            if path not in self._opponents:
+                self._opponents[path] = NeuralOpponentModel(_playout(path), self.temperature)
+            model = self._opponents[path]
+            model.set_observations(rules, observed_decisions(self._seen, fields))
+            options["model"] = model.capsule()
+            options["worlds"] = self.worlds
+        return options
 
 
 def neural_search_from_spec(spec: str, seed: int | None,
