@@ -232,8 +232,9 @@ class NeuralSearchBot(ExpectimaxBot):
     #: on the tuning deals (docs/strength.md, round 6).
     CUT = 1
 
-    #: The opponent model's temperature (points of Q) at which the true deal
-    #: ranked highest among random ones (docs/strength.md, round 21).
+    #: The opponent model's temperature (points of Q): the true deal ranks
+    #: about as high among random ones at 1 to 8 points, and 4 is the one first
+    #: played on the tuning deals (docs/strength.md, round 21).
     TEMPERATURE = 4.0
 
     #: The settings (gostop_core.bots.settings): the search's and the network's.
