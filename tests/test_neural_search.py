@@ -137,6 +137,16 @@ def test_the_opponent_model_changes_the_deals_searched(weights):
         analyses[worlds] = bot.analyse(game.view(0))
         assert all(r.samples == 16 for r in analyses[worlds])
     assert [r.value for r in analyses[1]] != [r.value for r in analyses[8]]
+    # a caller that never starts a hand: the first view of the next hand drops
+    # the last hand's moves (a view of fewer turns)
+    bot = make_bot(f"neural-search:samples=16,worlds=8,weights={weights}", seed=3)
+    for view, move in shown:
+        bot.observe(view, move)
+    nxt = Game("casual", seed=3)
+    while nxt.to_move != 1:
+        nxt.push(list(nxt.legal_moves)[0])
+    bot.observe(nxt.view(0), list(nxt.legal_moves)[0])
+    assert len(bot._seen) == 1
 
 
 @pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2),

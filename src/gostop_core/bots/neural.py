@@ -280,6 +280,7 @@ class NeuralSearchBot(ExpectimaxBot):
             raise ValueError(f"neural-search temp must be a positive number of points, "
                              f"got {temperature}")
         self._seen: list[tuple[str, int]] = []
+        self._seen_turns = 0
         self._opponents: dict[str, NeuralOpponentModel] = {}
         self.weights = weights
         self.blend = float(blend)
@@ -319,8 +320,13 @@ class NeuralSearchBot(ExpectimaxBot):
         self._seen = []
 
     def observe(self, view: PlayerView, move: Move) -> None:
-        """Another seat played ``move`` when this bot's view was ``view``."""
+        """Another seat played ``move`` when this bot's view was ``view``.  A
+        view of fewer turns than the last one seen starts another hand (for a
+        caller that does not call :meth:`start_hand`)."""
         if self.worlds > 1 and view.to_move != view.seat:
+            if self._seen and view.turns < self._seen_turns:
+                self._seen = []
+            self._seen_turns = view.turns
             self._seen.append((view.to_str(), move.code))
 
     def search_options(self, rules: Rules, fields: dict) -> dict[str, Any]:
