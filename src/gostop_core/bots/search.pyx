@@ -413,7 +413,8 @@ def search_fields(Rules rules, dict fields, int depth=DEFAULT_DEPTH, int samples
     move's value averages (``samples``: the most of them), ``spreads`` each
     move's standard error over them and ``relative_spreads`` that of its value
     less the mean of the moves valued in the same sample (nan below two
-    samples; ``root_spreads``), ``stopped`` why the
+    samples; ``root_spreads``; with ``consistent``, those of the per-sample
+    values, whose spread the resolved values share), ``stopped`` why the
     sampling ended (``"samples"``, ``"time"``, ``"decided"``, or ``"stop"``:
     ``stop`` was set; the sample under way is then dropped, at
     least one is always completed); ``line`` is
