@@ -113,6 +113,24 @@ def test_the_opponent_model_weight_is_the_policys_softmax_probability_of_the_mov
     assert checked >= 10
 
 
+def test_bad_observations_are_refused_whole():
+    """The opponent model's observations are checked before any is kept: a bad
+    one among good ones raises and the observations before stay."""
+    game = Game("casual", 2, seed=2)
+    while game.turn != 1:
+        game.push(list(game.legal_moves)[0])
+    rules, mine = parse_view(game.view(0).to_str())
+    _, theirs = parse_view(game.view(1).to_str())
+    move = list(game.legal_moves)[0].code
+    model = random_policy(3)
+    model.set_observations(rules, [(mine, move, 0)])
+    for bad, message in [((theirs, move, 0), "another seat"), ((mine, 1 << 16, 0), "bad observed"),
+                         ((mine, move, 1 << 50), "bad observed")]:
+        with pytest.raises(ValueError, match=message):
+            model.set_observations(rules, [(mine, move, 0), bad])
+        assert model.observations == 1
+
+
 # ---------------------------------------------------------------- the search with a model
 def test_a_model_capsule_is_required_for_cutoff_and_worlds():
     game = Game("casual", 2, seed=3)

@@ -53,7 +53,7 @@ def test_weight_is_the_softmax_probability_of_the_observed_move(playout, seed, t
     model.set_observations(rules, [(searcher, codes[k], card)])
     assert model.observations == 1
     # the deal in which seat 1 holds its real hand less the card it played
-    weight = model.weight(rules, searcher, [searcher["hand"], own["hand"] & ~card])
+    weight = model.weight(rules, searcher, {1: own["hand"] & ~card})
     z = np.exp((q.astype(np.float64) - q.max()) / temperature)
     assert weight == pytest.approx(z[k] / z.sum(), rel=1e-4)
     assert 0.0 < weight < 1.0
@@ -66,17 +66,20 @@ def test_a_deal_that_could_not_have_made_the_move_is_all_but_ruled_out(playout):
     model = NeuralOpponentModel(playout, 2.0)
     # observed, but in this deal the card was never in seat 1's hand
     model.set_observations(rules, [(searcher, codes[0], 0)])
-    assert model.weight(rules, searcher, [searcher["hand"], own["hand"] & ~card]) \
-        == pytest.approx(math.exp(-30.0))
+    assert model.weight(rules, searcher, {1: own["hand"] & ~card}) == pytest.approx(math.exp(-30.0))
     model.clear_observations()
-    assert model.weight(rules, searcher, [searcher["hand"], own["hand"]]) == 1.0
+    assert model.weight(rules, searcher, {1: own["hand"]}) == 1.0
 
 
 def test_observations_are_validated(playout):
     rules, searcher, own = opponent_decision(1)
     model = NeuralOpponentModel(playout, 2.0)
+    codes, _ = playout.view_q_values(rules, own)
+    model.set_observations(rules, [(searcher, codes[0], 0)])
     with pytest.raises(ValueError, match="another seat"):
-        model.set_observations(rules, [(own, 0, 0)])   # seat 1's own decision
+        # a good observation then seat 1's own decision: refused whole
+        model.set_observations(rules, [(searcher, codes[0], 0), (own, 0, 0)])
+    assert model.observations == 1   # the observations before are kept
     with pytest.raises(ValueError, match="bad observed"):
         model.set_observations(rules, [(searcher, 1 << 16, 0)])
     with pytest.raises(ValueError, match="temperature"):

@@ -41,11 +41,11 @@ for g in range(games):
                 pool = [c for c in range(50) if unseen >> c & 1 and (c < 48)]
                 for t, model in models.items():
                     model.set_observations(rules, obs)
-                    wt = model.weight(rules, fields, [fields["hand"], true_opp])
+                    wt = model.weight(rules, fields, {1: true_opp})
                     others = []
                     for _ in range(20):
                         cards = rng.sample(pool, n)
-                        others.append(model.weight(rules, fields, [fields["hand"], sum(1 << c for c in cards)]))
+                        others.append(model.weight(rules, fields, {1: sum(1 << c for c in cards)}))
                     ranks[t].append(sum(o < wt for o in others) + 0.5 * sum(o == wt for o in others))
         game.push(move)
 for t in temps:

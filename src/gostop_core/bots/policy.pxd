@@ -7,6 +7,7 @@ cdef enum:
     POLICY_FEATURES = 24     # features of one legal move (move_features)
     VALUE_FEATURES = 16      # features of a state from one seat (value_features)
     MAX_OBSERVATIONS = 48    # opponents' decisions kept for the opponent model
+    IMPOSSIBLE_LOGP = -30    # log-probability of an observed move the hand could not make
 
 ctypedef struct Observation:
     GameStateC state         # the public state at an opponent's decision (no hidden card)
@@ -29,3 +30,7 @@ cdef int learned_move(const GameStateC* s, const RulesC* r, const uint16_t* move
 cdef double learned_value(const GameStateC* s, const RulesC* r, int seat, const void* model) noexcept nogil
 cdef double world_weight(const GameStateC* world, const RulesC* r, const void* model) noexcept nogil
 cdef uint64_t taken_by(const GameStateC* s, const RulesC* r, uint16_t move) noexcept nogil
+cdef double softmax_logp(const double* scores, int n, int found,
+                         double temperature) noexcept nogil
+cdef int check_observation(dict fields, move, since) except -1
+cdef void fill_observation(Observation* o, dict fields, move, since)

@@ -263,6 +263,21 @@ cdef double learned_value(const GameStateC* s, const RulesC* r, int seat, const 
     return v
 
 
+cdef double softmax_logp(const double* scores, int n, int found,
+                         double temperature) noexcept nogil:
+    """log of move ``found``'s probability under the softmax of the ``n``
+    ``scores`` at ``temperature`` (the opponent models': this policy's and the
+    network's, :mod:`gostop_core.neural.playout`)."""
+    cdef double top = scores[0], total = 0.0
+    cdef int i
+    for i in range(1, n):
+        if scores[i] > top:
+            top = scores[i]
+    for i in range(n):
+        total += exp((scores[i] - top) / temperature)
+    return (scores[found] - top) / temperature - log(total)
+
+
 cdef double observation_logp(const Observation* o, uint64_t hand, const RulesC* r,
                              const LearnedModel* m) noexcept nogil:
     """log P(the observed move | the seat held ``hand`` then) under the policy's
@@ -272,24 +287,17 @@ cdef double observation_logp(const Observation* o, uint64_t hand, const RulesC* 
     cdef uint16_t moves[MAX_MOVES]
     cdef double scores[MAX_MOVES]
     cdef int n, i, found = -1
-    cdef double top, total = 0.0
     st.hand[o.seat] = hand
     n = generate_moves(&st, r, moves)
     for i in range(n):
         if moves[i] == o.move:
             found = i
     if found < 0:
-        return -30.0
+        return IMPOSSIBLE_LOGP
     if n == 1:
         return 0.0
     move_scores(&st, r, moves, n, m, scores)
-    top = scores[0]
-    for i in range(1, n):
-        if scores[i] > top:
-            top = scores[i]
-    for i in range(n):
-        total += exp((scores[i] - top) / m.temperature)
-    return (scores[found] - top) / m.temperature - log(total)
+    return softmax_logp(scores, n, found, m.temperature)
 
 
 cdef double world_weight(const GameStateC* world, const RulesC* r, const void* model) noexcept nogil:
@@ -302,6 +310,28 @@ cdef double world_weight(const GameStateC* world, const RulesC* r, const void* m
     for k in range(m.nobs):
         logp += observation_logp(&m.obs[k], world.hand[m.obs[k].seat] | m.obs[k].since, r, m)
     return exp(logp)
+
+
+cdef int check_observation(dict fields, move, since) except -1:
+    """ValueError unless ``(fields, move, since)`` is an observed decision:
+    ``fields`` the searching seat's view when another seat was to move (not a
+    finished hand), ``move`` a move code, ``since`` a mask of cards."""
+    seat = fields["to_move"]
+    if seat == fields["seat"] or not 0 <= seat < fields["nplayers"]:
+        raise ValueError("an observation is another seat's decision")
+    if fields["phase"] == PHASE_OVER:
+        raise ValueError("an observation is a decision, not a finished hand")
+    if not 0 <= move < 65536 or not 0 <= since < (1 << 50):
+        raise ValueError("bad observed move or cards")
+    return 0
+
+
+cdef void fill_observation(Observation* o, dict fields, move, since):
+    """``o`` from an observed decision that :func:`check_observation` passed."""
+    fill_public(&o.state, fields, fields["seat"])
+    o.seat = fields["to_move"]
+    o.move = move
+    o.since = since
 
 
 # ---------------------------------------------------------------- Python side
@@ -493,23 +523,12 @@ cdef class LearnedPolicy:
         (``parse_view`` fields) when another seat was to move, ``move`` the code
         it played, ``since`` the mask of the cards that seat laid down from its
         hand from then on (this move's included).  The last MAX_OBS are kept."""
-        cdef Observation* o
         cdef int k = 0
         items = list(observations)[-MAX_OBSERVATIONS:]
-        self.m.nobs = 0
         for fields, move, since in items:
-            seat = fields["to_move"]
-            if seat == fields["seat"] or not 0 <= seat < fields["nplayers"]:
-                raise ValueError("an observation is another seat's decision")
-            if fields["phase"] == PHASE_OVER:
-                raise ValueError("an observation is a decision, not a finished hand")
-            if not 0 <= move < 65536 or not 0 <= since < (1 << 50):
-                raise ValueError("bad observed move or cards")
-            o = &self.m.obs[k]
-            fill_public(&o.state, fields, fields["seat"])
-            o.seat = seat
-            o.move = move
-            o.since = since
+            check_observation(fields, move, since)   # all first: a bad one changes nothing
+        for fields, move, since in items:
+            fill_observation(&self.m.obs[k], fields, move, since)
             k += 1
         self.m.nobs = k
 

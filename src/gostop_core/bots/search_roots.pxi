@@ -106,33 +106,37 @@ cdef void root_spreads(const double* per, const int* counts, int n, double* spre
     shares cancels).  A halving drops moves after a prefix of the samples, so
     sample ``d`` valued move ``i`` when ``d < counts[i]``.  Nan for a move
     with fewer than two samples."""
-    cdef int i, j, d, k, valued
-    cdef double m, sq, r, dev, mean, x
+    cdef double m[MAX_MOVES]
+    cdef double sq[MAX_MOVES]
+    cdef double r[MAX_MOVES]
+    cdef double dev[MAX_MOVES]
+    cdef int i, d, k, valued, most = 0
+    cdef double mean, x
+    for i in range(n):
+        m[i] = sq[i] = r[i] = dev[i] = 0.0
+        if counts[i] > most:
+            most = counts[i]
+    for d in range(most):
+        mean = 0.0
+        valued = 0
+        for i in range(n):
+            if d < counts[i]:
+                mean += per[d * n + i]
+                valued += 1
+        mean /= valued  # most > d: at least one move
+        for i in range(n):
+            if d < counts[i]:
+                x = per[d * n + i]
+                m[i] += x
+                sq[i] += x * x
+                r[i] += x - mean
+                dev[i] += (x - mean) * (x - mean)
     for i in range(n):
         k = counts[i]
         if k < 2:
             spreads[i] = NAN
             relative[i] = NAN
             continue
-        m = 0.0
-        sq = 0.0
-        r = 0.0
-        dev = 0.0
-        for d in range(k):
-            mean = 0.0
-            valued = 0
-            for j in range(n):
-                if d < counts[j]:
-                    mean += per[d * n + j]
-                    valued += 1
-            mean /= valued  # at least move i
-            x = per[d * n + i]
-            m += x
-            sq += x * x
-            r += x - mean
-            dev += (x - mean) * (x - mean)
-        m /= k
-        r /= k
         # the sample variance (k - 1 in the denominator) over k, square-rooted
-        spreads[i] = sqrt(max(sq / k - m * m, 0.0) / (k - 1))
-        relative[i] = sqrt(max(dev / k - r * r, 0.0) / (k - 1))
+        spreads[i] = sqrt(max(sq[i] / k - (m[i] / k) ** 2, 0.0) / (k - 1))
+        relative[i] = sqrt(max(dev[i] / k - (r[i] / k) ** 2, 0.0) / (k - 1))

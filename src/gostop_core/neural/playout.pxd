@@ -1,8 +1,9 @@
 # The whole Q network in C and the network as the search's playout model (playout.pyx).
-from libc.stdint cimport uint16_t, uint64_t
+from libc.stdint cimport uint16_t
 from gostop_core.rules cimport RulesC
 from gostop_core.movegen cimport GameStateC
 from gostop_core.bots.search cimport PlayoutModel
+from gostop_core.bots.policy cimport Observation
 
 ctypedef struct NeuralNetC:
     int h1                    # first hidden layer's width
@@ -32,11 +33,8 @@ cdef enum:
     NN_MAX_OBSERVATIONS = 16  # opponents' decisions the network's opponent model weighs
 
 ctypedef struct NeuralObservation:
-    GameStateC state          # the public state at an opponent's decision (no hidden card)
-    uint64_t since            # cards that seat laid down from its hand from then on (this move's too)
-    int counts[3]             # every seat's hand size then
-    int seat                  # the opponent who decided
-    uint16_t move             # what it played
+    Observation obs           # the decision, as the learned policy's opponent model keeps it
+    int counts[3]             # every seat's hand size then (the network's inputs read them)
 
 ctypedef struct NeuralOpponentC:
     const NeuralNetC* net

@@ -20,7 +20,7 @@ number of searches at once.
 from libc.stdint cimport uint64_t, uint16_t, uint8_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
-from libc.math cimport exp, log
+from libc.math cimport exp
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from gostop_core.movegen cimport (
     GameStateC, MAX_MOVES, generate_moves, apply_move, PHASE_OVER,
 )
 from gostop_core.bots.search cimport PlayoutModel, model_capsule
+from gostop_core.bots.policy cimport (
+    Observation, IMPOSSIBLE_LOGP, softmax_logp, check_observation, fill_observation,
+)
 from gostop_core.neural.inputs cimport (
     NN_SEATS, NN_MAX_HIDDEN, STATE_FEATURES, ACTION_FEATURES, EXPOSURE_FEATURES, ExposureC,
     encode_state, encode_action, exposure_context, exposure_base, move_first_layer,
@@ -229,14 +232,15 @@ cdef double neural_world_weight(const GameStateC* world, const RulesC* r,
     seat's hand then being its hand in ``world`` and the cards it laid down
     since; a move that hand could not have made counts as very unlikely."""
     cdef const NeuralOpponentC* m = <const NeuralOpponentC*>data
-    cdef const NeuralObservation* o
+    cdef const Observation* o
     cdef GameStateC st
     cdef uint16_t moves[MAX_MOVES]
     cdef float q[MAX_MOVES]
+    cdef double scores[MAX_MOVES]
     cdef int k, i, n, found
-    cdef double logp = 0.0, top, total
+    cdef double logp = 0.0
     for k in range(m.nobs):
-        o = &m.obs[k]
+        o = &m.obs[k].obs
         st = o.state
         st.hand[o.seat] = world.hand[o.seat] | o.since
         n = generate_moves(&st, r, moves)
@@ -245,19 +249,14 @@ cdef double neural_world_weight(const GameStateC* world, const RulesC* r,
             if moves[i] == o.move:
                 found = i
         if found < 0:
-            logp += -30.0
+            logp += IMPOSSIBLE_LOGP
             continue
         if n == 1:
             continue
-        nn_q_values(m.net, &st, r, o.counts, moves, n, q)
-        top = q[0]
-        for i in range(1, n):
-            if q[i] > top:
-                top = q[i]
-        total = 0.0
+        nn_q_values(m.net, &st, r, m.obs[k].counts, moves, n, q)
         for i in range(n):
-            total += exp((q[i] - top) / m.temperature)
-        logp += (q[found] - top) / m.temperature - log(total)
+            scores[i] = q[i]
+        logp += softmax_logp(scores, n, found, m.temperature)
     return exp(logp)
 
 
@@ -311,38 +310,28 @@ cdef class NeuralOpponentModel:
         :meth:`gostop_core.bots.policy.LearnedPolicy.set_observations` takes
         them: ``(fields, move, since)``, ``fields`` the searching seat's view
         when another seat was to move.  The last NN_MAX_OBSERVATIONS are kept."""
-        cdef NeuralObservation* o
         cdef int k = 0, q
         items = list(observations)[-NN_MAX_OBSERVATIONS:]
-        self.m.nobs = 0
-        for fields, move, since in items:
-            seat = fields["to_move"]
-            if seat == fields["seat"] or not 0 <= seat < fields["nplayers"]:
-                raise ValueError("an observation is another seat's decision")
+        for fields, move, since in items:   # all first: a bad one changes nothing
+            check_observation(fields, move, since)
             if fields["nplayers"] > NN_SEATS:
                 raise ValueError(f"the network's encoding has room for {NN_SEATS} seats")
-            if fields["phase"] == PHASE_OVER:
-                raise ValueError("an observation is a decision, not a finished hand")
-            if not 0 <= move < 65536 or not 0 <= since < (1 << 50):
-                raise ValueError("bad observed move or cards")
-            o = &self.m.obs[k]
-            fill_public(&o.state, fields, fields["seat"])
+        for fields, move, since in items:
+            fill_observation(&self.m.obs[k].obs, fields, move, since)
             for q in range(NN_SEATS):
-                o.counts[q] = fields["hand_counts"][q] if q < fields["nplayers"] else 0
-            o.seat = seat
-            o.move = move
-            o.since = since
+                self.m.obs[k].counts[q] = fields["hand_counts"][q] if q < fields["nplayers"] else 0
             k += 1
         self.m.nobs = k
 
     def clear_observations(self) -> None:
         self.m.nobs = 0
 
-    def weight(self, Rules rules, dict fields, list hands):
-        """The weight of the deal in which the view's seats hold ``hands`` (one
-        mask per seat; for tests): the likelihood of the observed decisions."""
+    def weight(self, Rules rules, dict fields, hands) -> float:
+        """The opponent model's weight of a deal, as
+        :meth:`gostop_core.bots.policy.LearnedPolicy.weight` gives it: ``hands``
+        maps each other seat to the mask of its hand now (over the view ``fields``)."""
         cdef GameStateC world
         fill_public(&world, fields, fields["seat"])
-        for q, h in enumerate(hands):
-            world.hand[q] = h
+        for q, mask in hands.items():
+            world.hand[q] = mask
         return neural_world_weight(&world, &rules.c, &self.m)
