@@ -232,7 +232,7 @@ class NeuralSearchBot(ExpectimaxBot):
     #: on the tuning deals (docs/strength.md, round 6).
     CUT = 1
 
-    #: The opponent model's temperature (points of Q): the true deal ranks
+    #: The opponent model's temperature, in points of Q.  The true deal ranks
     #: about as high among random ones at 1 to 8 points, and 4 is the one first
     #: played on the tuning deals (docs/strength.md, round 21).
     TEMPERATURE = 4.0
