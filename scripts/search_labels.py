@@ -6,7 +6,7 @@ experiment of round 8 (docs/strength.md, "what did not win").
         [--teacher search|network|network-own]
         [--teacher-weights FILE] [--opponents self|greedy]
     python scripts/search_labels.py fit DIR [DIR ...] --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
-        [--loss mse|centred]
+        [--loss mse|centred] [--blend W]
 
 
 Deep Monte-Carlo regresses Q on the final result of one hand: a target whose
@@ -339,13 +339,16 @@ def _table(shards: list[Path]) -> tuple[str, int]:
 
 def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         seed: int = 0, log: Callable[[str], None] = print, loss: str = "mse",
-        command: str = "") -> dict:
+        command: str = "", blend: float = 0.0) -> dict:
     """Regress Q on the search's values (Adam): every 20th shard is held out;
     after each epoch, the agreement on the held-out decisions and the network
     against greedy on 2,000 tuning deals (seed 500,000).  ``loss`` ``"mse"``:
     squared error on the values; ``"centred"``: on each value less its
     decision's mean (only the differences between the moves of a decision,
-    which are all that an argmax plays)."""
+    which are all that an argmax plays).  ``blend`` W > 0: the target is each
+    move's value as ``best`` blends it, ``(1 - W) * search + W * Q`` with the
+    starting network's Q, so that the fit learns the blended bot's preferences
+    rather than the search's alone (the agreement is then with that target)."""
     from gostop_core.neural.dmc import evaluate_vs_greedy
     from gostop_core.neural.network import (
         RETURN_SCALE, Adam, Network, input_scale, load_network, save_network,
@@ -356,10 +359,17 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         raise LabelFileError("fitting needs at least one shard to train on and shard 0 to hold out")
     if loss not in ("mse", "centred"):
         raise ValueError(f"loss must be mse or centred, got {loss!r}")
+    if not 0.0 <= blend < 1.0:
+        raise ValueError(f"blend must be in [0, 1), got {blend}")
+    if blend and init is None:
+        raise ValueError("a blended target needs the network to blend with (--init)")
     table = _table(shards)
     s, a, v, d = load_shards(train)
     hs, ha, hv, hd = load_shards(held)
     net = Network.initial() if init is None else load_network(init)
+    if blend:
+        v = ((1.0 - blend) * v + blend * _values(net, s, a)).astype(np.float32)
+        hv = ((1.0 - blend) * hv + blend * _values(net, hs, ha)).astype(np.float32)
     opt, scale, rng = Adam(net, lr), input_scale(), np.random.default_rng(seed)
     report = {}
     for epoch in range(epochs + 1):
@@ -379,7 +389,8 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
                   "won": ev["win_rate"]}
         log(json.dumps({k: round(x, 3) if isinstance(x, float) else x for k, x in report.items()}))
     header = _fit_header(shards, held, net, init, command,
-                         {"epochs": epochs, "lr": lr, "loss": loss, "seed": seed}, report, len(v))
+                         {"epochs": epochs, "lr": lr, "loss": loss, "seed": seed,
+                          "blend": blend}, report, len(v))
     net.header = {}
     save_network(out, net, header=header)
     return report
@@ -420,6 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     fi.add_argument("--lr", type=float, default=1e-4)
     fi.add_argument("--loss", choices=("mse", "centred"), default="mse",
                     help="mse: the values; centred: each value less its decision's mean")
+    fi.add_argument("--blend", type=float, default=0.0,
+                    help="W: fit (1 - W) * the search's value + W * the --init network's "
+                         "Q, the value best blends (0: the search's alone)")
     args = ap.parse_args(argv)
     try:
         if args.command == "label":
@@ -450,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise LabelFileError(f"{directory}: no labels_*.npz shards there")
                 shards += found
             fit(shards, args.out, args.init, args.epochs, args.lr, loss=args.loss,
+                blend=args.blend,
                 command=" ".join(["python", "scripts/search_labels.py",
                                   *(sys.argv[1:] if argv is None else argv)]))
     except (GoStopError, ValueError, OSError) as exc:

@@ -254,3 +254,25 @@ def test_labels_at_three_players_are_fitted_and_judged_at_that_table(script, tmp
     with pytest.raises(SystemExit) as exc:  # argparse's usage error
         script.main(["label", "--out", str(tmp_path / "bad"), "--rules", "chess"])
     assert exc.value.code == 2
+
+
+def test_a_blended_target_is_the_search_and_the_starting_networks_q_weighed(script, tmp_path):
+    """``blend`` W fits ``(1 - W) * search + W * Q`` of the starting network: before
+    any step the network's squared error to that target is (1 - W)^2 times its
+    error to the search's values alone, and the setting is recorded."""
+    from gostop_core.neural.network import DEFAULT_WEIGHTS, load_network
+    script.label_positions(tmp_path, script.LabelConfig(hands_per_shard=1, shards=2, samples=8))
+    shards = sorted(tmp_path.glob("labels_*.npz"))
+    plain = script.fit(shards, str(tmp_path / "a.npz"), str(DEFAULT_WEIGHTS), 0, 1e-4,
+                       log=lambda line: None)
+    half = script.fit(shards, str(tmp_path / "b.npz"), str(DEFAULT_WEIGHTS), 0, 1e-4,
+                      log=lambda line: None, blend=0.5)
+    assert plain["mse"] > 0
+    assert half["mse"] == pytest.approx(0.25 * plain["mse"], rel=1e-4)
+    # the network picks argmax Q, so the blended target's regret is at most half the search's
+    assert half["regret"] <= 0.5 * plain["regret"] + 1e-4
+    assert load_network(tmp_path / "b.npz").header["distilled"]["blend"] == 0.5
+    with pytest.raises(ValueError, match="blend must be"):
+        script.fit(shards, str(tmp_path / "x.npz"), str(DEFAULT_WEIGHTS), 0, 1e-4, blend=1.0)
+    with pytest.raises(ValueError, match="needs the network"):
+        script.fit(shards, str(tmp_path / "x.npz"), None, 0, 1e-4, blend=0.5)
