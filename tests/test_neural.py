@@ -786,3 +786,10 @@ def test_each_shipped_network_names_its_making():
     (labels,) = head["distilled"]["labels"].values()
     assert labels["settings"]["teacher"] == "network" and labels["settings"]["samples"] == 128
     assert head["init"]["sha256"] != head["sha256"] and head["config"]["rules"] == "casual"
+    # neural's own at 2-player casual (round 22): that network fitted to the
+    # search's values blended half and half with its Q, as best blends them
+    from gostop_core.neural.network import NEURAL_WEIGHTS
+    own = load_network(NEURAL_WEIGHTS[("casual", 2)]).header
+    assert own["init"]["sha256"] == head["sha256"] and own["distilled"]["blend"] == 0.5
+    (labels,) = own["distilled"]["labels"].values()
+    assert labels["settings"]["teacher"] == "network" and labels["settings"]["samples"] == 128

@@ -277,6 +277,39 @@ def test_without_weights_each_preset_gets_its_shipped_network():
     assert nbot.choose(game.view(game.turn), list(game.legal_moves)) in game.legal_moves
 
 
+def test_neural_plays_its_own_network_at_two_player_casual_and_the_searches_theirs():
+    """At 2-player casual ``neural`` plays NEURAL_WEIGHTS' network (round 22: the
+    stronger alone), while ``neural-search`` and ``best`` keep the searches'
+    (SHIPPED_WEIGHTS: no stronger inside them); elsewhere, and with the rules
+    changed, ``neural`` plays what the searches play."""
+    from gostop_core.bots.neural import NeuralBot, blend_with_network
+    from gostop_core.moves import Move, RankedMove
+    from gostop_core.neural.network import (
+        DEFAULT_WEIGHTS, NEURAL_WEIGHTS, SHIPPED_WEIGHTS, neural_weights, shipped_weights,
+    )
+    from gostop_core.rules import Rules
+    own = NEURAL_WEIGHTS[("casual", 2)]
+    assert own.exists() and own != DEFAULT_WEIGHTS
+    assert neural_weights(Rules("casual"), 2) == own
+    assert shipped_weights(Rules("casual"), 2) == SHIPPED_WEIGHTS[("casual", 2)] == DEFAULT_WEIGHTS
+    for preset, players in (("casual", 3), ("standard", 2), ("traditional", 2)):
+        assert neural_weights(Rules(preset), players) == shipped_weights(Rules(preset), players)
+    changed = Rules("casual").replace(go_bak=1)
+    assert changed != Rules("casual") and neural_weights(changed, 2) == DEFAULT_WEIGHTS
+    game = Game("casual", 2, seed=4)
+    view = game.view(game.turn)
+    rules, fields = parse_view(view.to_str())
+    codes, state, actions = view_inputs(rules, fields)
+    got = [q for _, q in NeuralBot().q_values(view)]
+    np.testing.assert_allclose(got, load_network(own).q_values(state, actions), rtol=1e-6)
+    assert not np.allclose(got, load_network(DEFAULT_WEIGHTS).q_values(state, actions))
+    # the blend of neural-search and best takes the searches' network
+    ranked = [RankedMove(Move.from_code(c), 0.0, samples=1) for c in codes]
+    blended = blend_with_network(ranked, rules, fields, None, 1.0)
+    shipped_q = dict(zip(codes, load_network(DEFAULT_WEIGHTS).q_values(state, actions)))
+    assert all(abs(r.value - shipped_q[r.move.code]) < 1e-4 for r in blended)
+
+
 @pytest.mark.parametrize("which", ["shipped", "small"])
 def test_consistent_network_search_is_never_above_its_per_world_values(weights, which):
     """``neural-search:consistent=1``: with the network's playouts, the seat's

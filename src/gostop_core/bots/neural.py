@@ -43,7 +43,7 @@ from gostop_core.bots.settings import Setting, settings_from_spec
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.game import PlayerView
 from gostop_core.moves import Move, RankedMove
-from gostop_core.neural.network import Network, load_network, shipped_weights
+from gostop_core.neural.network import Network, load_network, neural_weights, shipped_weights
 from gostop_core.neural.playout import NeuralOpponentModel, NeuralPlayout
 from gostop_core.rules import Rules
 from gostop_core.neural.selfplay import view_inputs
@@ -169,10 +169,11 @@ class NeuralBot(Bot):
     def network_for(self, rules: Rules, players: int) -> Network:
         """The network this bot plays at a table of ``rules`` and ``players``: its
         ``weights``, or without them the shipped network of that preset (2-player
+        casual, its own: :data:`~gostop_core.neural.network.NEURAL_WEIGHTS`; 3-player
         casual and standard), else the casual one."""
         if self.weights is not None:
             return self.network
-        return _network(str(shipped_weights(rules, players)))
+        return _network(str(neural_weights(rules, players)))
 
     def q_values(self, view: PlayerView | str) -> list[tuple[Move, float]]:
         """Every legal move of the view's seat (the one to move) with its Q in

@@ -26,6 +26,7 @@ from gostop_core.neural.selfplay import NUM_ACTION_FEATURES, NUM_STATE_FEATURES
 
 __all__ = ["NeuralWeightsError", "Network", "RETURN_SCALE", "NETWORK_FORMAT",
            "input_scale", "load_network", "read_npz", "save_network", "DEFAULT_WEIGHTS",
+           "NEURAL_WEIGHTS", "neural_weights",
            "SHIPPED_WEIGHTS", "shipped_weights"]
 
 #: Q is learned in units of this many points (keeps the targets near 1).
@@ -42,6 +43,13 @@ SHIPPED_WEIGHTS = {("casual", 2): DEFAULT_WEIGHTS,
                    ("standard", 2): Path(__file__).with_name("standard2.npz")}
 
 
+#: The networks ``neural`` plays instead, keyed as SHIPPED_WEIGHTS: at 2-player
+#: casual, the shipped network fitted to ``best``'s blended values, the stronger
+#: alone on fresh deals and no stronger inside the search, which keeps its own
+#: (docs/strength.md, round 22).
+NEURAL_WEIGHTS = {("casual", 2): Path(__file__).with_name("casual2-neural.npz")}
+
+
 def shipped_weights(rules: Any, players: int) -> Path:
     """The shipped network for a table of ``rules`` (a :class:`~gostop_core.rules.Rules`)
     and ``players``: its preset's own when the rules are the preset unchanged, else
@@ -50,6 +58,16 @@ def shipped_weights(rules: Any, players: int) -> Path:
     preset = unchanged_preset(rules)
     return DEFAULT_WEIGHTS if preset is None else SHIPPED_WEIGHTS.get((preset, players),
                                                                       DEFAULT_WEIGHTS)
+
+
+def neural_weights(rules: Any, players: int) -> Path:
+    """The shipped network the ``neural`` bot plays at a table of ``rules`` and
+    ``players``: :data:`NEURAL_WEIGHTS`'s where the rules are its preset unchanged,
+    else :func:`shipped_weights`'s (the one the searches play)."""
+    from gostop_core.rules import unchanged_preset
+    preset = unchanged_preset(rules)
+    own = None if preset is None else NEURAL_WEIGHTS.get((preset, players))
+    return own if own is not None else shipped_weights(rules, players)
 _PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 
