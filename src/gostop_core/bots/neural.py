@@ -91,6 +91,12 @@ def _capsule(path: str) -> Any:
     return _CAPSULES[path]
 
 
+def _search_weights(weights: str | None, rules: Rules, players: int) -> str:
+    """The network file a search plays: ``weights``, else the table's shipped
+    network (:func:`~gostop_core.neural.network.shipped_weights`)."""
+    return weights if weights is not None else str(shipped_weights(rules, players))
+
+
 def network_playout_options(rules: Rules, players: int, weights: str | None = None, *,
                             cut: int, own: bool = True, others: bool = True,
                             sampled_flips: bool = True) -> dict[str, Any]:
@@ -98,7 +104,7 @@ def network_playout_options(rules: Rules, players: int, weights: str | None = No
     plays (``weights``, default the table's shipped network): the bot's own
     moves (``own``), the other seats' (``others``), each playout valued after
     ``cut`` turns; used by ``neural-search`` and by ``best`` where it plays them."""
-    path = weights if weights is not None else str(shipped_weights(rules, players))
+    path = _search_weights(weights, rules, players)
     return {"model": _capsule(path), "model_own": own, "model_others": others,
             "cutoff": cut, "sampled_flips": sampled_flips}
 
@@ -121,7 +127,7 @@ def blend_with_network(ranked: list[RankedMove], rules: Rules, fields: dict, wei
     if gostop == "search" and is_gostop_decision(ranked):
         return ranked
     codes, state, actions = view_inputs(rules, fields)
-    path = weights if weights is not None else str(shipped_weights(rules, fields["nplayers"]))
+    path = _search_weights(weights, rules, fields["nplayers"])
     q = dict(zip(codes, (float(v) for v in _network(path).q_values(state, actions))))
     blended = [replace(r, value=(1.0 - blend) * r.value + blend * q[r.move.code]) for r in ranked]
     return sorted(blended, key=lambda r: (-r.samples, -r.value))
@@ -340,8 +346,7 @@ class NeuralSearchBot(ExpectimaxBot):
         if self.worlds > 1:
             # each sample drawn among `worlds` deals by the likelihood of the
             # opponents' observed moves under the same network
-            path = (self.weights if self.weights is not None
-                    else str(shipped_weights(rules, fields["nplayers"])))
+            path = _search_weights(self.weights, rules, fields["nplayers"])
             if path not in self._opponents:
                 self._opponents[path] = NeuralOpponentModel(_playout(path), self.temperature)
             model = self._opponents[path]

@@ -67,7 +67,7 @@ def neural_weights(rules: Any, players: int) -> Path:
     from gostop_core.rules import unchanged_preset
     preset = unchanged_preset(rules)
     own = None if preset is None else NEURAL_WEIGHTS.get((preset, players))
-    return own if own is not None else shipped_weights(rules, players)
+    return own or shipped_weights(rules, players)
 _PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 
