@@ -129,12 +129,13 @@ def click_once(page) -> str | None:
                      "#actions button", "#hand img.card.playable"):
         target = page.locator(selector).first
         if target.count():
-            what = target.get_attribute("data-code") or target.get_attribute("data-move")
             try:
+                what = (target.get_attribute("data-code", timeout=2_000)
+                        or target.get_attribute("data-move", timeout=2_000))
                 target.click(timeout=10_000)
             except sync_api.TimeoutError:
-                # the page drew a new frame under the pointer (the element went):
-                # look again, as a person would
+                # the page drew a new frame between the look and the read or the
+                # click (the element went): look again, as a person would
                 return "again"
             return what
     return None
