@@ -788,8 +788,17 @@ def test_each_shipped_network_names_its_making():
     assert head["init"]["sha256"] != head["sha256"] and head["config"]["rules"] == "casual"
     # neural's own at 2-player casual (round 22): that network fitted to the
     # search's values blended half and half with its Q, as best blends them
-    from gostop_core.neural.network import NEURAL_WEIGHTS
+    from gostop_core.neural.network import NEURAL_WEIGHTS, SHIPPED_WEIGHTS
     own = load_network(NEURAL_WEIGHTS[("casual", 2)]).header
     assert own["init"]["sha256"] == head["sha256"] and own["distilled"]["blend"] == 0.5
     (labels,) = own["distilled"]["labels"].values()
+    assert labels["settings"]["teacher"] == "network" and labels["settings"]["samples"] == 128
+    # and at 2-player standard (round 23): standard2.npz, fitted the same way to
+    # the search at standard with standard2.npz in its playouts
+    std = load_network(NEURAL_WEIGHTS[("standard", 2)]).header
+    shipped_std = load_network(SHIPPED_WEIGHTS[("standard", 2)]).header
+    assert std["init"]["sha256"] == shipped_std["sha256"] != std["sha256"]
+    assert std["distilled"]["blend"] == 0.5 and std["config"]["rules"] == "standard"
+    (labels,) = std["distilled"]["labels"].values()
+    assert labels["settings"]["rules"] == "standard" and labels["settings"]["players"] == 2
     assert labels["settings"]["teacher"] == "network" and labels["settings"]["samples"] == 128

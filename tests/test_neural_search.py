@@ -267,21 +267,25 @@ def test_without_weights_each_preset_gets_its_shipped_network():
     game = Game("standard", 2, seed=4)
     rules, fields = parse_view(game.view(game.turn).to_str())
     _, state, actions = view_inputs(rules, fields)
+    # neural plays the standard table's own network (round 23), fitted from it
+    from gostop_core.neural.network import NEURAL_WEIGHTS
     bot = NeuralBot()
     got = [q for _, q in bot.q_values(game.view(game.turn))]
-    np.testing.assert_allclose(got, load_network(standard).q_values(state, actions), rtol=1e-6)
+    np.testing.assert_allclose(got, load_network(NEURAL_WEIGHTS[("standard", 2)]).q_values(
+        state, actions), rtol=1e-6)
     assert not np.allclose(got, load_network().q_values(state, actions))
-    # the search's playouts take the same network
+    # the search's playouts take the preset's shipped network
     nbot = NeuralSearchBot(samples=4)
     assert nbot.search_options(rules, fields)["model"] is nbot.search_options(rules, fields)["model"]
     assert nbot.choose(game.view(game.turn), list(game.legal_moves)) in game.legal_moves
 
 
 def test_neural_plays_its_own_network_at_two_player_casual_and_the_searches_theirs():
-    """At 2-player casual ``neural`` plays NEURAL_WEIGHTS' network (round 22: the
-    stronger alone), while ``neural-search`` and ``best`` keep the searches'
-    (SHIPPED_WEIGHTS: no stronger inside them); elsewhere, and with the rules
-    changed, ``neural`` plays what the searches play."""
+    """At 2-player casual and standard ``neural`` plays NEURAL_WEIGHTS' network
+    (rounds 22 and 23: the stronger alone), while ``neural-search`` and ``best``
+    keep the searches' (SHIPPED_WEIGHTS: at casual no stronger inside them);
+    elsewhere, and with the rules changed, ``neural`` plays what the searches
+    play."""
     from gostop_core.bots.neural import NeuralBot, blend_with_network
     from gostop_core.moves import Move, RankedMove
     from gostop_core.neural.network import (
@@ -292,8 +296,14 @@ def test_neural_plays_its_own_network_at_two_player_casual_and_the_searches_thei
     assert own.exists() and own != DEFAULT_WEIGHTS
     assert neural_weights(Rules("casual"), 2) == own
     assert shipped_weights(Rules("casual"), 2) == SHIPPED_WEIGHTS[("casual", 2)] == DEFAULT_WEIGHTS
-    for preset, players in (("casual", 3), ("standard", 2), ("traditional", 2)):
+    std = NEURAL_WEIGHTS[("standard", 2)]
+    assert std.exists() and std not in (own, SHIPPED_WEIGHTS[("standard", 2)])
+    assert neural_weights(Rules("standard"), 2) == std
+    assert shipped_weights(Rules("standard"), 2) == SHIPPED_WEIGHTS[("standard", 2)]
+    for preset, players in (("casual", 3), ("traditional", 2)):
         assert neural_weights(Rules(preset), players) == shipped_weights(Rules(preset), players)
+    changed_std = Rules("standard").replace(go_bak=0)
+    assert changed_std != Rules("standard") and neural_weights(changed_std, 2) == DEFAULT_WEIGHTS
     changed = Rules("casual").replace(go_bak=1)
     assert changed != Rules("casual") and neural_weights(changed, 2) == DEFAULT_WEIGHTS
     game = Game("casual", 2, seed=4)
@@ -308,6 +318,18 @@ def test_neural_plays_its_own_network_at_two_player_casual_and_the_searches_thei
     blended = blend_with_network(ranked, rules, fields, None, 1.0)
     shipped_q = dict(zip(codes, load_network(DEFAULT_WEIGHTS).q_values(state, actions)))
     assert all(abs(r.value - shipped_q[r.move.code]) < 1e-4 for r in blended)
+    # and so at standard: neural its own, the searches' blend standard2.npz
+    game = Game("standard", 2, seed=4)
+    rules, fields = parse_view(game.view(game.turn).to_str())
+    codes, state, actions = view_inputs(rules, fields)
+    got = [q for _, q in NeuralBot().q_values(game.view(game.turn))]
+    np.testing.assert_allclose(got, load_network(std).q_values(state, actions), rtol=1e-6)
+    ranked = [RankedMove(Move.from_code(c), 0.0, samples=1) for c in codes]
+    blended = blend_with_network(ranked, rules, fields, None, 1.0)
+    searches_q = load_network(SHIPPED_WEIGHTS[("standard", 2)]).q_values(state, actions)
+    assert not np.allclose(got, searches_q)
+    searches_q = dict(zip(codes, searches_q))
+    assert all(abs(r.value - searches_q[r.move.code]) < 1e-4 for r in blended)
 
 
 @pytest.mark.parametrize("which", ["shipped", "small"])

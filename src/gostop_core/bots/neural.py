@@ -175,8 +175,8 @@ class NeuralBot(Bot):
     def network_for(self, rules: Rules, players: int) -> Network:
         """The network this bot plays at a table of ``rules`` and ``players``: its
         ``weights``, or without them the shipped network of that preset (2-player
-        casual, its own: :data:`~gostop_core.neural.network.NEURAL_WEIGHTS`; 3-player
-        casual and standard), else the casual one."""
+        casual and standard, its own: :data:`~gostop_core.neural.network.NEURAL_WEIGHTS`;
+        3-player casual, the searches'), else the casual one."""
         if self.weights is not None:
             return self.network
         return _network(str(neural_weights(rules, players)))

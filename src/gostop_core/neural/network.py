@@ -44,10 +44,11 @@ SHIPPED_WEIGHTS = {("casual", 2): DEFAULT_WEIGHTS,
 
 
 #: The networks ``neural`` plays instead, keyed as SHIPPED_WEIGHTS: at 2-player
-#: casual, the shipped network fitted to ``best``'s blended values, the stronger
-#: alone on fresh deals and no stronger inside the search, which keeps its own
-#: (docs/strength.md, round 22).
-NEURAL_WEIGHTS = {("casual", 2): Path(__file__).with_name("casual2-neural.npz")}
+#: casual and standard, the shipped network fitted to ``best``'s blended values,
+#: the stronger alone on fresh deals; the searches keep their own (at casual the
+#: fitted one was no stronger inside them; docs/strength.md, rounds 22 and 23).
+NEURAL_WEIGHTS = {("casual", 2): Path(__file__).with_name("casual2-neural.npz"),
+                  ("standard", 2): Path(__file__).with_name("standard2-neural.npz")}
 
 
 def shipped_weights(rules: Any, players: int) -> Path:
