@@ -280,54 +280,47 @@ def test_without_weights_each_preset_gets_its_shipped_network():
     assert nbot.choose(game.view(game.turn), list(game.legal_moves)) in game.legal_moves
 
 
-def test_neural_plays_its_own_network_at_two_player_casual_and_the_searches_theirs():
-    """At 2-player casual and standard ``neural`` plays NEURAL_WEIGHTS' network
-    (rounds 22 and 23: the stronger alone), while ``neural-search`` and ``best``
-    keep the searches' (SHIPPED_WEIGHTS: at casual no stronger inside them);
-    elsewhere, and with the rules changed, ``neural`` plays what the searches
-    play."""
-    from gostop_core.bots.neural import NeuralBot, blend_with_network
-    from gostop_core.moves import Move, RankedMove
+def test_neural_has_its_own_network_at_two_player_casual_and_standard():
+    """``neural_weights``: at 2-player casual and standard NEURAL_WEIGHTS' network
+    (rounds 22 and 23: the stronger alone), while the searches keep
+    SHIPPED_WEIGHTS' (at casual no stronger inside them); elsewhere, and with the
+    rules changed, what the searches play."""
     from gostop_core.neural.network import (
         DEFAULT_WEIGHTS, NEURAL_WEIGHTS, SHIPPED_WEIGHTS, neural_weights, shipped_weights,
     )
     from gostop_core.rules import Rules
-    own = NEURAL_WEIGHTS[("casual", 2)]
+    own, std = NEURAL_WEIGHTS[("casual", 2)], NEURAL_WEIGHTS[("standard", 2)]
     assert own.exists() and own != DEFAULT_WEIGHTS
-    assert neural_weights(Rules("casual"), 2) == own
-    assert shipped_weights(Rules("casual"), 2) == SHIPPED_WEIGHTS[("casual", 2)] == DEFAULT_WEIGHTS
-    std = NEURAL_WEIGHTS[("standard", 2)]
     assert std.exists() and std not in (own, SHIPPED_WEIGHTS[("standard", 2)])
+    assert neural_weights(Rules("casual"), 2) == own
     assert neural_weights(Rules("standard"), 2) == std
+    assert shipped_weights(Rules("casual"), 2) == SHIPPED_WEIGHTS[("casual", 2)] == DEFAULT_WEIGHTS
     assert shipped_weights(Rules("standard"), 2) == SHIPPED_WEIGHTS[("standard", 2)]
     for preset, players in (("casual", 3), ("traditional", 2)):
         assert neural_weights(Rules(preset), players) == shipped_weights(Rules(preset), players)
-    changed_std = Rules("standard").replace(go_bak=0)
-    assert changed_std != Rules("standard") and neural_weights(changed_std, 2) == DEFAULT_WEIGHTS
-    changed = Rules("casual").replace(go_bak=1)
-    assert changed != Rules("casual") and neural_weights(changed, 2) == DEFAULT_WEIGHTS
-    game = Game("casual", 2, seed=4)
+    for preset, go_bak in (("standard", 0), ("casual", 1)):
+        changed = Rules(preset).replace(go_bak=go_bak)
+        assert changed != Rules(preset) and neural_weights(changed, 2) == DEFAULT_WEIGHTS
+
+
+@pytest.mark.parametrize("preset", ["casual", "standard"])
+def test_neural_plays_its_own_network_and_the_searches_blend_theirs(preset):
+    """``neural``'s Q is NEURAL_WEIGHTS' network's; the blend of ``neural-search``
+    and ``best`` takes SHIPPED_WEIGHTS' Q, which differs."""
+    from gostop_core.bots.neural import NeuralBot, blend_with_network
+    from gostop_core.moves import Move, RankedMove
+    from gostop_core.neural.network import NEURAL_WEIGHTS, SHIPPED_WEIGHTS
+    game = Game(preset, 2, seed=4)
     view = game.view(game.turn)
     rules, fields = parse_view(view.to_str())
     codes, state, actions = view_inputs(rules, fields)
     got = [q for _, q in NeuralBot().q_values(view)]
-    np.testing.assert_allclose(got, load_network(own).q_values(state, actions), rtol=1e-6)
-    assert not np.allclose(got, load_network(DEFAULT_WEIGHTS).q_values(state, actions))
-    # the blend of neural-search and best takes the searches' network
-    ranked = [RankedMove(Move.from_code(c), 0.0, samples=1) for c in codes]
-    blended = blend_with_network(ranked, rules, fields, None, 1.0)
-    shipped_q = dict(zip(codes, load_network(DEFAULT_WEIGHTS).q_values(state, actions)))
-    assert all(abs(r.value - shipped_q[r.move.code]) < 1e-4 for r in blended)
-    # and so at standard: neural its own, the searches' blend standard2.npz
-    game = Game("standard", 2, seed=4)
-    rules, fields = parse_view(game.view(game.turn).to_str())
-    codes, state, actions = view_inputs(rules, fields)
-    got = [q for _, q in NeuralBot().q_values(game.view(game.turn))]
-    np.testing.assert_allclose(got, load_network(std).q_values(state, actions), rtol=1e-6)
-    ranked = [RankedMove(Move.from_code(c), 0.0, samples=1) for c in codes]
-    blended = blend_with_network(ranked, rules, fields, None, 1.0)
-    searches_q = load_network(SHIPPED_WEIGHTS[("standard", 2)]).q_values(state, actions)
+    np.testing.assert_allclose(got, load_network(NEURAL_WEIGHTS[(preset, 2)]).q_values(
+        state, actions), rtol=1e-6)
+    searches_q = load_network(SHIPPED_WEIGHTS[(preset, 2)]).q_values(state, actions)
     assert not np.allclose(got, searches_q)
+    ranked = [RankedMove(Move.from_code(c), 0.0, samples=1) for c in codes]
+    blended = blend_with_network(ranked, rules, fields, None, 1.0)
     searches_q = dict(zip(codes, searches_q))
     assert all(abs(r.value - searches_q[r.move.code]) < 1e-4 for r in blended)
 
