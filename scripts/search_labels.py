@@ -4,7 +4,7 @@ experiment of round 8 (docs/strength.md, "what did not win").
     python scripts/search_labels.py label --out DIR [--shards N] [--hands-per-shard H]
         [--samples S] [--part K/N] [--rules PRESET] [--players 2|3] [--win-bonus W]
         [--teacher search|network|network-own]
-        [--teacher-weights FILE] [--opponents self|greedy]
+        [--teacher-weights FILE] [--cut TURNS] [--opponents self|greedy]
     python scripts/search_labels.py fit DIR [DIR ...] --out FILE [--init WEIGHTS] [--epochs E] [--lr X]
         [--loss mse|centred] [--blend W]
 
@@ -41,7 +41,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from gostop_core.bots.registry import EXPECTIMAX_V1_SETTINGS
-from gostop_core.bots.search import StopToken, search_fields
+from gostop_core.bots.search import MAX_CUT, StopToken, search_fields
 from gostop_core.bots.simple import GreedyBot
 from gostop_core.errors import GoStopError
 from gostop_core.game import Game
@@ -80,6 +80,9 @@ class LabelConfig:
     #: the network whose playouts the "network" teacher plays (default: the
     #: shipped one); a fitted network here makes one more step of policy iteration
     teacher_weights: str | None = None
+    #: the turns after which the network teachers' playouts end with the network's
+    #: value (0: each playout played to the end by the network)
+    cut: int = 1
     #: "self": every seat plays (and is labelled) as above; "greedy": one seat a
     #: hand (in turn) does, the others play the greedy policy unlabelled, so that
     #: the positions are those of games against greedy
@@ -97,7 +100,7 @@ OPPONENTS = ("self", "greedy")
 
 def _label(game: Game, samples: int, win_bonus: float, seed: int,
            stop: StopToken | None, teacher: str = "search",
-           teacher_weights: str | None = None,
+           teacher_weights: str | None = None, cut: int = 1,
            ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
     """The search's value of every legal move of the seat to move, from its view:
     ``(codes, state bytes, action bytes, values)`` in generation order."""
@@ -108,7 +111,7 @@ def _label(game: Game, samples: int, win_bonus: float, seed: int,
     options = {}
     if teacher in NETWORK_TEACHERS:
         from gostop_core.bots.neural import network_playout_options
-        options = network_playout_options(rules, game.players, teacher_weights, cut=1,
+        options = network_playout_options(rules, game.players, teacher_weights, cut=cut,
                                           others=teacher == "network")
     result = search_fields(rules, fields, EXPECTIMAX_V1_SETTINGS["depth"], samples, seed,
                            rollout=True, win_bonus=win_bonus, stop=stop, **options)
@@ -138,7 +141,7 @@ def shard_hands(cfg: LabelConfig, index: int, stop: StopToken | None = None,
                 continue
             codes, state, actions, values = _label(game, cfg.samples, cfg.win_bonus,
                                                    rng.getrandbits(32), stop, cfg.teacher,
-                                                   cfg.teacher_weights)
+                                                   cfg.teacher_weights, cfg.cut)
             yield state, actions, values
             roll = rng.random()
             if roll < cfg.explore:
@@ -169,6 +172,11 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
         raise ValueError(f"opponents must be {' or '.join(OPPONENTS)}, got {cfg.opponents!r}")
     if not 0 <= cfg.win_bonus <= 1000:  # also refuses nan: hours of labels worth nothing
         raise ValueError(f"the win bonus must be between 0 and 1000 points, got {cfg.win_bonus}")
+    if not 0 <= cfg.cut <= MAX_CUT:
+        raise ValueError(f"the cut must be between 0 and {MAX_CUT} turns, got {cfg.cut}")
+    if cfg.cut != 1 and cfg.teacher not in NETWORK_TEACHERS:
+        raise ValueError("the cut is for the network teachers (the search's playouts "
+                         "are played to the end)")
     if cfg.teacher_weights is not None:
         if cfg.teacher not in NETWORK_TEACHERS:
             raise ValueError("teacher weights are for the network teachers")
@@ -182,6 +190,7 @@ def label_positions(out_dir: str | os.PathLike, cfg: LabelConfig,
         old.setdefault("teacher", "search")  # directories labelled before the settings
         old.setdefault("teacher_weights", None)
         old.setdefault("opponents", "self")
+        old.setdefault("cut", 1)
         if old != asdict(cfg):
             raise LabelFileError(f"{conf}: this directory was labelled with other settings "
                                  f"({old}); use another directory")
@@ -416,13 +425,16 @@ def main(argv: list[str] | None = None) -> int:
                           "lost); expectimax-v1's by default")
     lab.add_argument("--teacher", choices=TEACHERS, default="search",
                      help="search: expectimax-v1; network: the same search with the "
-                          "network's playouts, cut after one turn; network-own: the "
+                          "network's playouts, cut after --cut turns; network-own: the "
                           "network plays the bot's own playout moves, greedy the others'")
     lab.add_argument("--opponents", choices=OPPONENTS, default="self",
                      help="self: every seat plays by the labels; greedy: one seat a hand "
                           "does, the others play greedy and are not labelled")
     lab.add_argument("--teacher-weights", default=None,
                      help="the network teacher's weights (default: the shipped network)")
+    lab.add_argument("--cut", type=int, default=1,
+                     help="the network teachers' playouts end after this many turns with "
+                          "the network's value (0: played to the end)")
     fi = sub.add_parser("fit", help="fit a network to the shards of label directories")
     fi.add_argument("labels", nargs="+", help="directories of labels_*.npz shards")
     fi.add_argument("--out", required=True)
@@ -442,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
                               hands_per_shard=args.hands_per_shard, shards=args.shards,
                               win_bonus=args.win_bonus,
                               samples=args.samples, seed=args.seed, teacher=args.teacher,
-                              teacher_weights=args.teacher_weights,
+                              teacher_weights=args.teacher_weights, cut=args.cut,
                               opponents=args.opponents)
             stop = StopToken()
             # a signal ends the run after the decision under way; the caller's

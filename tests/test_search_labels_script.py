@@ -50,7 +50,7 @@ def _network_search_values(game, codes, **playout):
     from gostop_core.notation import parse_view
     rules, fields = parse_view(game.view(game.turn).to_str())
     direct = search_fields(rules, fields, 1, 16, 7, rollout=True, win_bonus=2.0,
-                           **network_playout_options(rules, 2, cut=1, **playout))
+                           **network_playout_options(rules, 2, **{"cut": 1, **playout}))
     by_code = {code: value for code, value, _line in direct["moves"]}
     return [by_code[c] for c in codes]
 
@@ -106,6 +106,42 @@ def test_the_network_teacher_plays_the_weights_it_is_given(script, tmp_path):
     with pytest.raises(script.LabelFileError, match="other settings"):
         script.label_positions(tmp_path / "c", script.LabelConfig(
             hands_per_shard=1, shards=1, samples=4, teacher="network"))
+
+
+def test_the_network_teachers_cut_is_the_playouts_and_recorded(script, tmp_path):
+    """``cut``: the network teacher's playouts end after that many turns with
+    the network's value, or are played to the end (0); the directory records it,
+    one labelled before the setting resumes as cut after one turn, and a cut
+    outside 0..MAX_CUT or with the search as teacher is refused before anything
+    is written."""
+    from gostop_core import Game
+    from gostop_core.bots.search import MAX_CUT
+    game = Game("casual", 2, seed=5)
+    codes, _s, _a, one = script._label(game, 16, 2.0, 7, None, "network")
+    for cut in (0, 3):
+        _c, _s, _a, values = script._label(game, 16, 2.0, 7, None, "network", None, cut)
+        assert np.allclose(values, _network_search_values(game, codes, cut=cut))
+        assert not np.allclose(values, one)
+    for bad in (-1, MAX_CUT + 1):
+        with pytest.raises(ValueError, match="cut must be"):
+            script.label_positions(tmp_path / "bad", script.LabelConfig(teacher="network",
+                                                                        cut=bad))
+    with pytest.raises(ValueError, match="network teachers"):
+        script.label_positions(tmp_path / "bad", script.LabelConfig(cut=0))
+    assert not (tmp_path / "bad").exists()
+    cfg = script.LabelConfig(hands_per_shard=1, shards=1, samples=4, teacher="network", cut=0)
+    assert script.label_positions(tmp_path / "c", cfg) == 1
+    assert json.loads((tmp_path / "c" / "labels.json").read_text())["cut"] == 0
+    with pytest.raises(script.LabelFileError, match="other settings"):
+        script.label_positions(tmp_path / "c", script.LabelConfig(
+            hands_per_shard=1, shards=1, samples=4, teacher="network"))
+    old = tmp_path / "old"
+    one_turn = script.LabelConfig(hands_per_shard=1, shards=1, samples=4, teacher="network")
+    script.label_positions(old, one_turn)
+    settings = json.loads((old / "labels.json").read_text())
+    del settings["cut"]
+    (old / "labels.json").write_text(json.dumps(settings))
+    assert script.label_positions(old, one_turn) == 0  # resumed: its one shard is there
 
 
 def test_the_network_own_teacher_plays_greedy_for_the_other_seats(script):
