@@ -55,12 +55,21 @@ def _network_search_values(game, codes, **playout):
     return [by_code[c] for c in codes]
 
 
+def _resumes_labelled_before(script, directory, cfg, setting):
+    """A directory labelled with ``cfg`` before ``setting`` existed (its
+    labels.json without it) resumes under ``cfg``: its one shard is there."""
+    assert script.label_positions(directory, cfg) == 1
+    settings = json.loads((directory / "labels.json").read_text())
+    del settings[setting]
+    (directory / "labels.json").write_text(json.dumps(settings))
+    assert script.label_positions(directory, cfg) == 0
+
+
 def test_the_network_teacher_values_moves_with_the_networks_playouts(script, tmp_path):
     """``teacher="network"``: the values are those of the search with the
     shipped network's playouts cut after one turn (neural-search's), not
     expectimax-v1's; an unknown teacher is refused; a directory labelled before
     the setting existed resumes as the search's."""
-    import json
     from gostop_core import Game
     game = Game("casual", 2, seed=5)
     _codes, _s, _a, plain = script._label(game, 16, 2.0, 7, None, "search")
@@ -69,13 +78,9 @@ def test_the_network_teacher_values_moves_with_the_networks_playouts(script, tmp
     assert not np.allclose(net, plain)
     with pytest.raises(ValueError, match="teacher must be"):
         script.label_positions(tmp_path / "x", script.LabelConfig(teacher="oracle"))
-    old = tmp_path / "old"
-    cfg = script.LabelConfig(hands_per_shard=1, shards=1, samples=4)
-    script.label_positions(old, cfg)
-    settings = json.loads((old / "labels.json").read_text())
-    del settings["teacher"]
-    (old / "labels.json").write_text(json.dumps(settings))
-    assert script.label_positions(old, cfg) == 0  # resumed: its one shard is there
+    _resumes_labelled_before(script, tmp_path / "old",
+                             script.LabelConfig(hands_per_shard=1, shards=1, samples=4),
+                             "teacher")
 
 
 def test_the_network_teacher_plays_the_weights_it_is_given(script, tmp_path):
@@ -135,13 +140,8 @@ def test_the_network_teachers_cut_is_the_playouts_and_recorded(script, tmp_path)
     with pytest.raises(script.LabelFileError, match="other settings"):
         script.label_positions(tmp_path / "c", script.LabelConfig(
             hands_per_shard=1, shards=1, samples=4, teacher="network"))
-    old = tmp_path / "old"
-    one_turn = script.LabelConfig(hands_per_shard=1, shards=1, samples=4, teacher="network")
-    script.label_positions(old, one_turn)
-    settings = json.loads((old / "labels.json").read_text())
-    del settings["cut"]
-    (old / "labels.json").write_text(json.dumps(settings))
-    assert script.label_positions(old, one_turn) == 0  # resumed: its one shard is there
+    _resumes_labelled_before(script, tmp_path / "old", script.LabelConfig(
+        hands_per_shard=1, shards=1, samples=4, teacher="network"), "cut")
 
 
 def test_the_network_own_teacher_plays_greedy_for_the_other_seats(script):
