@@ -82,6 +82,36 @@ def test_arena_cli_json_keys():
     assert len(data["mean_points"]) == len(data["ci95"]) == len(data["win_rate"]) == 2
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_lead_is_entry_zero_less_each_entry_paired_by_deal(players):
+    """``lead[i]``: the mean over the deals of entry 0's points less entry i's in
+    that deal's games, with mean +- 1.96 sd / sqrt(deals) of those per-deal means,
+    recomputed here from the games themselves."""
+    import statistics
+    bots = ["greedy", "random", "greedy"][:players]
+    result = run_arena(bots, deals=8, players=players, workers=1, seed=21)
+    assert result.lead[0] is None and len(result.lead) == players
+    for i in range(1, players):
+        per_deal = [statistics.fmean(r.points[0] - r.points[i] for r in result.records
+                                     if r.deal == d) for d in range(8)]
+        mean = statistics.fmean(per_deal)
+        half = 1.96 * statistics.stdev(per_deal) / 8 ** 0.5
+        assert result.lead[i] == pytest.approx([mean, mean - half, mean + half], abs=1e-4)
+        assert result.as_dict()["lead"][i] == result.lead[i]
+    if players == 2:  # a 2-player casual game sums to zero: the lead is twice entry 0's mean
+        assert result.lead[1][0] == pytest.approx(2 * result.mean_points[0], abs=2e-4)
+    text = CliRunner().invoke(cli, ["arena", *bots, "--players", str(players), "--deals", "8",
+                                    "--seed", "21", "--workers", "1"]).output
+    lines = [line for line in text.splitlines() if "paired deal by deal" in line]
+    if players == 2:
+        assert lines == []  # twice entry 0's own figure: not printed
+    else:
+        lo, hi = result.lead[1][1:]
+        assert lines[0].strip() == (f"0. less 1.: {result.lead[1][0]:+.3f} points/game "
+                                    f"[{lo:+.3f}, {hi:+.3f}] (paired deal by deal)")
+        assert len(lines) == 2
+
+
 def test_arena_cli_text_and_errors():
     runner = CliRunner()
     result = runner.invoke(cli, ["arena", "expectimax", "random", "--deals", "1", "--workers", "1",

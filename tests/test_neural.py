@@ -793,6 +793,15 @@ def test_each_shipped_network_names_its_making():
     assert own["init"]["sha256"] == head["sha256"] and own["distilled"]["blend"] == 0.5
     (labels,) = own["distilled"]["labels"].values()
     assert labels["settings"]["teacher"] == "network" and labels["settings"]["samples"] == 128
+    # and at 3-player casual (round 25): casual3.npz fitted the same way to the
+    # search at that table with casual3.npz in its playouts
+    own3 = load_network(NEURAL_WEIGHTS[("casual", 3)]).header
+    shipped3 = load_network(SHIPPED_WEIGHTS[("casual", 3)]).header
+    assert own3["init"]["sha256"] == shipped3["sha256"] != own3["sha256"]
+    assert own3["distilled"]["blend"] == 0.5 and own3["config"]["players"] == 3
+    (labels,) = own3["distilled"]["labels"].values()
+    assert labels["settings"]["players"] == 3 and labels["settings"]["rules"] == "casual"
+    assert labels["settings"]["teacher"] == "network" and labels["settings"]["samples"] == 128
     # and at 2-player standard (round 23): standard2.npz, fitted the same way to
     # the search at standard with standard2.npz in its playouts
     std = load_network(NEURAL_WEIGHTS[("standard", 2)]).header

@@ -280,44 +280,44 @@ def test_without_weights_each_preset_gets_its_shipped_network():
     assert nbot.choose(game.view(game.turn), list(game.legal_moves)) in game.legal_moves
 
 
-def test_neural_has_its_own_network_at_two_player_casual_and_standard():
-    """``neural_weights``: at 2-player casual and standard NEURAL_WEIGHTS' network
-    (rounds 22 and 23: the stronger alone), while the searches keep
-    SHIPPED_WEIGHTS' (at casual no stronger inside them); elsewhere, and with the
-    rules changed, what the searches play."""
+def test_neural_has_its_own_network_at_each_shipped_table():
+    """``neural_weights``: at 2-player casual and standard and 3-player casual
+    NEURAL_WEIGHTS' network (rounds 22, 23 and 25: the stronger alone), while the
+    searches keep SHIPPED_WEIGHTS' (at casual no stronger inside them); elsewhere,
+    and with the rules changed, what the searches play."""
     from gostop_core.neural.network import (
         DEFAULT_WEIGHTS, NEURAL_WEIGHTS, SHIPPED_WEIGHTS, neural_weights, shipped_weights,
     )
     from gostop_core.rules import Rules
-    own, std = NEURAL_WEIGHTS[("casual", 2)], NEURAL_WEIGHTS[("standard", 2)]
-    assert own.exists() and own != DEFAULT_WEIGHTS
-    assert std.exists() and std not in (own, SHIPPED_WEIGHTS[("standard", 2)])
-    assert neural_weights(Rules("casual"), 2) == own
-    assert neural_weights(Rules("standard"), 2) == std
-    assert shipped_weights(Rules("casual"), 2) == SHIPPED_WEIGHTS[("casual", 2)] == DEFAULT_WEIGHTS
-    assert shipped_weights(Rules("standard"), 2) == SHIPPED_WEIGHTS[("standard", 2)]
-    for preset, players in (("casual", 3), ("traditional", 2)):
+    assert set(NEURAL_WEIGHTS) == set(SHIPPED_WEIGHTS)
+    assert len(set(NEURAL_WEIGHTS.values()) | set(SHIPPED_WEIGHTS.values())) == 6
+    for (preset, players), own in NEURAL_WEIGHTS.items():
+        assert own.exists()
+        assert neural_weights(Rules(preset), players) == own
+        assert shipped_weights(Rules(preset), players) == SHIPPED_WEIGHTS[(preset, players)]
+    assert SHIPPED_WEIGHTS[("casual", 2)] == DEFAULT_WEIGHTS
+    for preset, players in (("traditional", 2), ("standard", 3), ("family", 3)):
         assert neural_weights(Rules(preset), players) == shipped_weights(Rules(preset), players)
-    for preset, go_bak in (("standard", 0), ("casual", 1)):
+    for preset, go_bak, players in (("standard", 0, 2), ("casual", 1, 2), ("casual", 1, 3)):
         changed = Rules(preset).replace(go_bak=go_bak)
-        assert changed != Rules(preset) and neural_weights(changed, 2) == DEFAULT_WEIGHTS
+        assert changed != Rules(preset) and neural_weights(changed, players) == DEFAULT_WEIGHTS
 
 
-@pytest.mark.parametrize("preset", ["casual", "standard"])
-def test_neural_plays_its_own_network_and_the_searches_blend_theirs(preset):
+@pytest.mark.parametrize("preset,players", [("casual", 2), ("casual", 3), ("standard", 2)])
+def test_neural_plays_its_own_network_and_the_searches_blend_theirs(preset, players):
     """``neural``'s Q is NEURAL_WEIGHTS' network's; the blend of ``neural-search``
     and ``best`` takes SHIPPED_WEIGHTS' Q, which differs."""
     from gostop_core.bots.neural import NeuralBot, blend_with_network
     from gostop_core.moves import Move, RankedMove
     from gostop_core.neural.network import NEURAL_WEIGHTS, SHIPPED_WEIGHTS
-    game = Game(preset, 2, seed=4)
+    game = Game(preset, players, seed=4)
     view = game.view(game.turn)
     rules, fields = parse_view(view.to_str())
     codes, state, actions = view_inputs(rules, fields)
     got = [q for _, q in NeuralBot().q_values(view)]
-    np.testing.assert_allclose(got, load_network(NEURAL_WEIGHTS[(preset, 2)]).q_values(
+    np.testing.assert_allclose(got, load_network(NEURAL_WEIGHTS[(preset, players)]).q_values(
         state, actions), rtol=1e-6)
-    searches_q = load_network(SHIPPED_WEIGHTS[(preset, 2)]).q_values(state, actions)
+    searches_q = load_network(SHIPPED_WEIGHTS[(preset, players)]).q_values(state, actions)
     assert not np.allclose(got, searches_q)
     ranked = [RankedMove(Move.from_code(c), 0.0, samples=1) for c in codes]
     blended = blend_with_network(ranked, rules, fields, None, 1.0)

@@ -297,6 +297,11 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
                    f"({100 * result.decided_win_rate[i]:5.1f}% of decided games)  "
                    f"forfeits {result.forfeits[i]}")
     click.echo(f"  draws {100 * result.draw_rate:.1f}%")
+    # with three or more entries, entry 0 against each other one, paired by deal
+    for i, lead in enumerate(result.lead):
+        if lead is not None and len(result.bots) > 2:
+            click.echo(f"  0. less {i}.: {lead[0]:+.3f} points/game [{lead[1]:+.3f}, "
+                       f"{lead[2]:+.3f}] (paired deal by deal)")
     for f in result.forfeit_games[:5]:
         click.echo(f"  forfeit: deal {f['deal']} rotation {f['rotation']}, "
                    f"{labels[f['bot']]}: {f['reason']}")

@@ -77,6 +77,11 @@ class ArenaResult:
     #: The name each program announced in its ``ready`` line (None for the
     #: other bots): shown next to its spec in the tables.
     announced: list[str | None] = field(default_factory=list)
+    #: ``lead[i]``: entry 0's mean points a game less entry ``i``'s, with its 95 %
+    #: interval over the deals, paired deal by deal (``[mean, low, high]``; None
+    #: for entry 0). With three or more entries this is the head-to-head measure:
+    #: the two entries' own intervals overlap far more than their difference's.
+    lead: list[list[float] | None] = field(default_factory=list)
 
     def label(self, entry: int) -> str:
         """The entry's spec, with the name its program announced."""
@@ -89,7 +94,8 @@ class ArenaResult:
                 "decided_win_rate": self.decided_win_rate, "deals": self.deals,
                 "players": self.players, "preset": self.preset,
                 "forfeits": self.forfeits, "forfeit_games": self.forfeit_games,
-                "move_time": self.move_time, "announced": self.announced}
+                "move_time": self.move_time, "announced": self.announced,
+                "lead": self.lead}
 
 # ---------------------------------------------------------------- the summary
 def mean_interval(total: int, squares: int, deals: int, games_per_deal: int
@@ -116,6 +122,9 @@ class _Tally:
         self.games = 0
         self.sum = [0] * entries
         self.sq = [0] * entries
+        # entry 0's points less each entry's, per deal (index 0 unused)
+        self.lead_sum = [0] * entries
+        self.lead_sq = [0] * entries
         self.wins = [0] * entries
         self.forfeits = [0] * entries
         self.draws = 0
@@ -144,6 +153,9 @@ class _Tally:
         for i in range(self.n):
             self.sum[i] += totals[i]
             self.sq[i] += totals[i] * totals[i]
+            lead = totals[0] - totals[i]
+            self.lead_sum[i] += lead
+            self.lead_sq[i] += lead * lead
 
     def result(self, names: list[str], rules: Rules, records: list[GameRecord],
                move_time: float | None) -> ArenaResult:
@@ -153,6 +165,9 @@ class _Tally:
             m, low, high = mean_interval(self.sum[i], self.sq[i], deals, p)
             means.append(m)
             cis.append([low, high])
+        lead: list[list[float] | None] = [None]
+        for i in range(1, self.n):
+            lead.append(list(mean_interval(self.lead_sum[i], self.lead_sq[i], deals, p)))
         decided = sum(self.wins)
         forfeits = sorted(self.forfeit_games, key=lambda f: (f["deal"], f["rotation"]))
         return ArenaResult(
@@ -162,7 +177,7 @@ class _Tally:
             draw_rate=round(self.draws / games, 4),
             decided_win_rate=[round(w / decided, 4) if decided else 0.0 for w in self.wins],
             forfeits=list(self.forfeits), forfeit_games=forfeits, move_time=move_time,
-            records=records, announced=list(self.announced))
+            records=records, announced=list(self.announced), lead=lead)
 
 
 def summarize(names: list[str], rules: Rules, players: int, deals: int,

@@ -9,8 +9,9 @@ The shipped weights (``casual2.npz``, 2 players, casual: self-play, then fitted
 to the search with its own playouts; ``casual2-neural.npz``, the ``neural`` bot's
 at that table: ``casual2.npz`` fitted to those values blended with its Q;
 ``casual3.npz``, 3 players, the same two steps as ``casual2.npz``;
-``standard2.npz``; ``standard2-neural.npz``, the ``neural`` bot's at 2-player
-standard, made as ``casual2-neural.npz``) and how they were made are in
-docs/strength.md (rounds 6, 12, 13, 16, 17, 22 and 23); each file's header names
-the command that made it.
+``casual3-neural.npz``, the ``neural`` bot's at 3-player casual, made as
+``casual2-neural.npz``; ``standard2.npz``; ``standard2-neural.npz``, the
+``neural`` bot's at 2-player standard, made the same way) and how they were made
+are in docs/strength.md (rounds 6, 12, 13, 16, 17, 22, 23 and 25); each file's
+header names the command that made it.
 """

@@ -43,11 +43,13 @@ SHIPPED_WEIGHTS = {("casual", 2): DEFAULT_WEIGHTS,
                    ("standard", 2): Path(__file__).with_name("standard2.npz")}
 
 
-#: The networks ``neural`` plays instead, keyed as SHIPPED_WEIGHTS: at 2-player
-#: casual and standard, the shipped network fitted to ``best``'s blended values,
-#: the stronger alone on fresh deals; the searches keep their own (at casual the
-#: fitted one was no stronger inside them; docs/strength.md, rounds 22 and 23).
+#: The networks ``neural`` plays instead, keyed as SHIPPED_WEIGHTS: at each
+#: shipped table, that table's network fitted to ``best``'s blended values, the
+#: stronger alone on fresh deals; the searches keep their own (at 2- and 3-player
+#: casual the fitted one was no stronger inside them; docs/strength.md, rounds
+#: 22, 23 and 25).
 NEURAL_WEIGHTS = {("casual", 2): Path(__file__).with_name("casual2-neural.npz"),
+                  ("casual", 3): Path(__file__).with_name("casual3-neural.npz"),
                   ("standard", 2): Path(__file__).with_name("standard2-neural.npz")}
 
 
