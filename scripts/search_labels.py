@@ -348,7 +348,8 @@ def _table(shards: list[Path]) -> tuple[str, int]:
 
 def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         seed: int = 0, log: Callable[[str], None] = print, loss: str = "mse",
-        command: str = "", blend: float = 0.0) -> dict:
+        command: str = "", blend: float = 0.0,
+        hidden: tuple[int, int] | None = None) -> dict:
     """Regress Q on the search's values (Adam): every 20th shard is held out;
     after each epoch, the agreement on the held-out decisions and the network
     against greedy on 2,000 tuning deals (seed 500,000).  ``loss`` ``"mse"``:
@@ -357,7 +358,10 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
     which are all that an argmax plays).  ``blend`` W > 0: the target is each
     move's value as ``best`` blends it, ``(1 - W) * search + W * Q`` with the
     starting network's Q, so that the fit learns the blended bot's preferences
-    rather than the search's alone (the agreement is then with that target)."""
+    rather than the search's alone (the agreement is then with that target).
+    ``hidden``: the fitted network's hidden sizes, the starting network widened
+    to them with its Q kept (:meth:`Network.widened`) after the blend's Q is
+    taken from it as it is (a capacity ablation; None: the starting network's)."""
     from gostop_core.neural.dmc import evaluate_vs_greedy
     from gostop_core.neural.network import (
         RETURN_SCALE, Adam, Network, input_scale, load_network, save_network,
@@ -372,13 +376,20 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         raise ValueError(f"blend must be in [0, 1), got {blend}")
     if blend and init is None:
         raise ValueError("a blended target needs the network to blend with (--init)")
+    if hidden is not None and not all(isinstance(h, int) and 1 <= h <= 1024 for h in hidden):
+        raise ValueError(f"hidden sizes must be whole numbers 1..1024, got {hidden}")
     table = _table(shards)
     s, a, v, d = load_shards(train)
     hs, ha, hv, hd = load_shards(held)
-    net = Network.initial() if init is None else load_network(init)
+    if init is None:
+        net = Network.initial(hidden or (256, 128))
+    else:
+        net = load_network(init)
     if blend:
         v = ((1.0 - blend) * v + blend * _values(net, s, a)).astype(np.float32)
         hv = ((1.0 - blend) * hv + blend * _values(net, hs, ha)).astype(np.float32)
+    if hidden is not None and init is not None and tuple(hidden) != net.hidden:
+        net = net.widened(tuple(hidden), seed=seed)  # refuses a layer that would shrink
     opt, scale, rng = Adam(net, lr), input_scale(), np.random.default_rng(seed)
     report = {}
     for epoch in range(epochs + 1):
@@ -399,7 +410,7 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
         log(json.dumps({k: round(x, 3) if isinstance(x, float) else x for k, x in report.items()}))
     header = _fit_header(shards, held, net, init, command,
                          {"epochs": epochs, "lr": lr, "loss": loss, "seed": seed,
-                          "blend": blend}, report, len(v))
+                          "blend": blend, "hidden": list(net.hidden)}, report, len(v))
     net.header = {}
     save_network(out, net, header=header)
     return report
@@ -446,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     fi.add_argument("--blend", type=float, default=0.0,
                     help="W: fit (1 - W) * the search's value + W * the --init network's "
                          "Q, the value best blends (0: the search's alone)")
+    fi.add_argument("--hidden", type=int, nargs=2, default=None, metavar=("H1", "H2"),
+                    help="the fitted network's hidden sizes: the --init network widened "
+                         "to them, its Q kept (default: --init's, or 256 128)")
     args = ap.parse_args(argv)
     try:
         if args.command == "label":
@@ -476,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise LabelFileError(f"{directory}: no labels_*.npz shards there")
                 shards += found
             fit(shards, args.out, args.init, args.epochs, args.lr, loss=args.loss,
-                blend=args.blend,
+                blend=args.blend, hidden=None if args.hidden is None else tuple(args.hidden),
                 command=" ".join(["python", "scripts/search_labels.py",
                                   *(sys.argv[1:] if argv is None else argv)]))
     except (GoStopError, ValueError, OSError) as exc:

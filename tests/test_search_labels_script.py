@@ -312,3 +312,31 @@ def test_a_blended_target_is_the_search_and_the_starting_networks_q_weighed(scri
         script.fit(shards, str(tmp_path / "x.npz"), str(DEFAULT_WEIGHTS), 0, 1e-4, blend=1.0)
     with pytest.raises(ValueError, match="needs the network"):
         script.fit(shards, str(tmp_path / "x.npz"), None, 0, 1e-4, blend=0.5)
+
+
+def test_hidden_widens_the_starting_network_after_its_q_is_blended(script, tmp_path):
+    """``fit --hidden H1 H2``: the starting network widened to those sizes with its
+    Q kept, so before any step the wider network meets the same blended target
+    as the starting one (the target's Q is the starting network's own); the sizes
+    are recorded, and a layer that would shrink is refused with one line."""
+    from gostop_core.neural.network import DEFAULT_WEIGHTS, load_network
+    script.label_positions(tmp_path, script.LabelConfig(hands_per_shard=1, shards=2, samples=8))
+    shards = sorted(tmp_path.glob("labels_*.npz"))
+    same = script.fit(shards, str(tmp_path / "a.npz"), str(DEFAULT_WEIGHTS), 0, 1e-4,
+                      log=lambda line: None, blend=0.5)
+    wide = script.fit(shards, str(tmp_path / "b.npz"), str(DEFAULT_WEIGHTS), 0, 1e-4,
+                      log=lambda line: None, blend=0.5, hidden=(320, 160))
+    assert wide["top1"] == same["top1"] and wide["mse"] == pytest.approx(same["mse"], rel=0.05)
+    net = load_network(tmp_path / "b.npz")
+    assert net.hidden == (320, 160) and net.header["hidden"] == [320, 160]
+    assert net.header["distilled"]["hidden"] == [320, 160]
+    assert net.header["init"]["sha256"] == load_network(DEFAULT_WEIGHTS).header["sha256"]
+    # one step trains the wider network: its moves' values change
+    script.main(["fit", str(tmp_path), "--out", str(tmp_path / "c.npz"), "--init",
+                 str(DEFAULT_WEIGHTS), "--epochs", "1", "--hidden", "320", "160"])
+    assert not np.array_equal(load_network(tmp_path / "c.npz").params["w1"], net.params["w1"])
+    assert script.main(["fit", str(tmp_path), "--out", str(tmp_path / "x.npz"), "--init",
+                        str(DEFAULT_WEIGHTS), "--hidden", "128", "128"]) == 2
+    assert not (tmp_path / "x.npz").exists()
+    assert script.main(["fit", str(tmp_path), "--out", str(tmp_path / "x.npz"),
+                        "--hidden", "0", "8"]) == 2

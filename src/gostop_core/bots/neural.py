@@ -144,7 +144,8 @@ class NeuralBot(Bot):
     SETTINGS = (
         Setting("weights", "weights", "path", None,
                 "network weights file (.npz of gostop train-neural); default: the shipped "
-                "network of the table's preset (2-player casual, standard), else casual",
+                "network of the table's preset (2- and 3-player casual, 2-player "
+                "standard), else casual",
                 live=False),
         Setting("gostop", "gostop", "choice", "q",
                 "Go/Stop by the network's Q (q) or by the expectimax-v1 search (search)",
