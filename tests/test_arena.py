@@ -107,7 +107,7 @@ def test_the_lead_is_entry_zero_less_each_entry_paired_by_deal(players):
         assert lines == []  # twice entry 0's own figure: not printed
     else:
         lo, hi = result.lead[1][1:]
-        assert lines[0].strip() == (f"0. less 1.: {result.lead[1][0]:+.3f} points/game "
+        assert lines[0].strip() == (f"0. ahead of 1.: {result.lead[1][0]:+.3f} points/game "
                                     f"[{lo:+.3f}, {hi:+.3f}] (paired deal by deal)")
         assert len(lines) == 2
 

@@ -300,7 +300,7 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
     # with three or more entries, entry 0 against each other one, paired by deal
     for i, lead in enumerate(result.lead):
         if lead is not None and len(result.bots) > 2:
-            click.echo(f"  0. less {i}.: {lead[0]:+.3f} points/game [{lead[1]:+.3f}, "
+            click.echo(f"  0. ahead of {i}.: {lead[0]:+.3f} points/game [{lead[1]:+.3f}, "
                        f"{lead[2]:+.3f}] (paired deal by deal)")
     for f in result.forfeit_games[:5]:
         click.echo(f"  forfeit: deal {f['deal']} rotation {f['rotation']}, "
