@@ -379,17 +379,16 @@ def fit(shards: list[Path], out: str, init: str | None, epochs: int, lr: float,
     if hidden is not None and not all(isinstance(h, int) and 1 <= h <= 1024 for h in hidden):
         raise ValueError(f"hidden sizes must be whole numbers 1..1024, got {hidden}")
     table = _table(shards)
+    # the network fitted, widened before the shards are read (a layer that would
+    # shrink is refused there); the blend's Q is the starting network's own
+    start = Network.initial(hidden or (256, 128)) if init is None else load_network(init)
+    net = start if hidden is None or tuple(hidden) == start.hidden else start.widened(
+        tuple(hidden), seed=seed)
     s, a, v, d = load_shards(train)
     hs, ha, hv, hd = load_shards(held)
-    if init is None:
-        net = Network.initial(hidden or (256, 128))
-    else:
-        net = load_network(init)
     if blend:
-        v = ((1.0 - blend) * v + blend * _values(net, s, a)).astype(np.float32)
-        hv = ((1.0 - blend) * hv + blend * _values(net, hs, ha)).astype(np.float32)
-    if hidden is not None and init is not None and tuple(hidden) != net.hidden:
-        net = net.widened(tuple(hidden), seed=seed)  # refuses a layer that would shrink
+        v = ((1.0 - blend) * v + blend * _values(start, s, a)).astype(np.float32)
+        hv = ((1.0 - blend) * hv + blend * _values(start, hs, ha)).astype(np.float32)
     opt, scale, rng = Adam(net, lr), input_scale(), np.random.default_rng(seed)
     report = {}
     for epoch in range(epochs + 1):

@@ -297,9 +297,9 @@ def arena(bots: tuple[str, ...], deals: int, players: int, preset: str,
                    f"({100 * result.decided_win_rate[i]:5.1f}% of decided games)  "
                    f"forfeits {result.forfeits[i]}")
     click.echo(f"  draws {100 * result.draw_rate:.1f}%")
-    # with three or more entries, entry 0 against each other one, paired by deal
-    for i, lead in enumerate(result.lead):
-        if lead is not None and len(result.bots) > 2:
+    if len(result.bots) > 2:  # with two, the lead is twice entry 0's own figure
+        for i, lead in enumerate(result.lead[1:], 1):
+            assert lead is not None  # only entry 0's is None
             click.echo(f"  0. ahead of {i}.: {lead[0]:+.3f} points/game [{lead[1]:+.3f}, "
                        f"{lead[2]:+.3f}] (paired deal by deal)")
     for f in result.forfeit_games[:5]:
