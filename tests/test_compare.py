@@ -155,6 +155,8 @@ def test_games_out_of_order_are_refused(runs, tmp_path):
      "needs a deal"),
     (lambda r: json.dumps({**json.loads(r), "arena": {"deal": 0, "rotation": 7}}),
      "needs a deal"),
+    (lambda r: json.dumps({**json.loads(r), "arena": {"seed": -1, "deal": 0, "rotation": 0}}),
+     "seed is not a seed"),
     (lambda r: json.dumps({**json.loads(r), "outcome": {**json.loads(r)["outcome"],
                                                         "points": 999}}),
      "outcome"),
@@ -207,3 +209,30 @@ def test_the_comparison_is_antisymmetric(runs):
     assert ab.difference == -ba.difference
     assert ab.ci95 == (-ba.ci95[1], -ba.ci95[0])
     assert ab.bots == ba.bots[::-1] and ab.games_differ == ba.games_differ
+
+
+def test_a_run_played_in_parts_is_the_run_played_at_once(runs, tmp_path):
+    """The arena's deals 0-5 of seed 40 are the deals 0-1 of seed 40 and 0-3 of
+    seed 42: the parts' files joined compare as the whole run, each deal paired
+    with itself, and a run of other parts pairs with it deal by deal."""
+    (a, _), (b, _) = runs
+    first, _ = arena(tmp_path, "a1.jsonl", "greedy", "random", "--deals", "2", "--seed", "40")
+    rest, _ = arena(tmp_path, "a2.jsonl", "greedy", "random", "--deals", "4", "--seed", "42")
+    joined = tmp_path / "joined.jsonl"
+    joined.write_text(first.read_text() + rest.read_text())
+    same = compare_runs(open(a).read(), joined.read_text())
+    assert (same.deals, same.games, same.games_differ, same.difference) == (6, 12, 0, 0.0)
+    whole = compare_runs(open(a).read(), open(b).read())
+    parts = compare_runs(joined.read_text(), open(b).read())
+    assert parts == whole
+    # the parts in the other order, or a deal played twice, are refused
+    backwards = tmp_path / "backwards.jsonl"
+    backwards.write_text(rest.read_text() + first.read_text())
+    result = compare(backwards, backwards)
+    assert result.exit_code == 2 and "not in deal and rotation order" in result.output
+    assert "deal 0 of seed 40 rotation 0 after deal 3 of seed 42 rotation 1" in result.output
+    overlap, _ = arena(tmp_path, "a3.jsonl", "greedy", "random", "--deals", "3", "--seed", "40")
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(overlap.read_text() + rest.read_text())  # seed 42 is deal 2 of both
+    result = compare(twice, twice)
+    assert result.exit_code == 2 and "with no deal twice" in result.output

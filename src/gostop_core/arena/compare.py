@@ -7,7 +7,8 @@ the deals' points; the difference of the two runs on each deal is far less
 spread, because the bots are deterministic per deal and seat: a game in which
 no decision of the variants differs is the same game in both runs and adds
 nothing to the difference.  :func:`compare_runs` reads both files in step
-(the arena writes them in deal and rotation order), replays every record (so
+(the arena writes them in deal and rotation order; a run played in parts is
+its files joined in the order of their seeds), replays every record (so
 each game's points are the rules', not the file's), and returns the per-game
 mean of each run's entry, the mean of their difference with a 95 % interval
 over the deals, and how many games differ.
@@ -83,7 +84,8 @@ class PairedComparison:
 
 @dataclass(frozen=True)
 class _Game:
-    deal: int
+    seed: int                # the arena's --seed
+    deal: int                # the deal's index in its arena run
     rotation: int
     line: int | None
     rules: str
@@ -95,9 +97,15 @@ class _Game:
     forfeit: int | None      # the entry that lost by forfeit
     moves: tuple[str, ...]
 
+    @property
+    def dealt(self) -> int:
+        """The deal itself: the seed it was dealt from (the arena's seed plus
+        the deal's index), the same whichever part of a run played it."""
+        return self.seed + self.deal
 
-def _arena_meta(rec: Record, run: int) -> tuple[int, int, int | None]:
-    """(deal, rotation, forfeiting entry or None) of an arena record."""
+
+def _arena_meta(rec: Record, run: int) -> tuple[int, int, int, int | None]:
+    """(arena seed, deal, rotation, forfeiting entry or None) of an arena record."""
     meta = rec.meta.get("arena")
     if not isinstance(meta, dict):
         raise ComparisonError("not a record of 'gostop arena --records' (no \"arena\" field)",
@@ -110,14 +118,18 @@ def _arena_meta(rec: Record, run: int) -> tuple[int, int, int | None]:
         raise ComparisonError("its \"arena\" field needs a deal (0 or more) and a rotation "
                               f"(0..{rec.players - 1})", run, rec.line)
     assert isinstance(deal, int) and isinstance(rotation, int)
+    seed = meta.get("seed", 0)  # records from before the arena wrote its seed: one run
+    if not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2 ** 64):
+        raise ComparisonError(f"its \"arena\" field's seed is not a seed (0..{2 ** 64 - 1})", run,
+                              rec.line)
     forfeit = meta.get("forfeit")
     if forfeit is None:
-        return deal, rotation, None
+        return seed, deal, rotation, None
     entry = forfeit.get("bot") if isinstance(forfeit, dict) else None
     if not (isinstance(entry, int) and not isinstance(entry, bool) and 0 <= entry < rec.players):
         raise ComparisonError("its forfeit names no entry of the arena", run, rec.line)
     assert isinstance(entry, int)
-    return deal, rotation, entry
+    return seed, deal, rotation, entry
 
 
 def _games(handle: IO[str] | str, run: int) -> Iterator[_Game]:
@@ -125,7 +137,7 @@ def _games(handle: IO[str] | str, run: int) -> Iterator[_Game]:
     try:
         for rec in iter_records(handle):
             assert isinstance(rec, Record)
-            deal, rotation, forfeit = _arena_meta(rec, run)
+            seed, deal, rotation, forfeit = _arena_meta(rec, run)
             seats = rotation_seats(rec.players, rotation)  # seats[s]: the entry at seat s
             names = [""] * rec.players
             for s, seat in enumerate(rec.seats):
@@ -146,7 +158,7 @@ def _games(handle: IO[str] | str, run: int) -> Iterator[_Game]:
             points = [0] * rec.players
             for s in range(rec.players):
                 points[seats[s]] = per_seat[s]
-            yield _Game(deal, rotation, rec.line, rec.rules, rec.players, rec.start,
+            yield _Game(seed, deal, rotation, rec.line, rec.rules, rec.players, rec.start,
                         tuple(names), tuple(points), winner, forfeit,
                         tuple(d.move for d in rec.decisions))
     except RecordError as exc:
@@ -159,6 +171,9 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
 
     Both runs must hold the same games in the same order (deal and rotation,
     with the same start position), with the same bots at every other entry.
+    A deal is the seed it was dealt from (the arena's ``--seed`` plus its
+    index), so a run played in parts, its files joined in the order of their
+    seeds, compares with the same deals played in one run or in other parts.
     Raises :class:`ComparisonError` otherwise, and for a file that is not an
     arena's records or does not replay (the record's own error in the message)."""
     if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
@@ -167,6 +182,7 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
     first: _Game | None = None
     first_b: _Game | None = None
     last: tuple[int, int] | None = None
+    last_deal = (0, 0)
     deals = games = differ = 0
     sums = [0, 0]
     wins = [0, 0]
@@ -175,13 +191,14 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
     diff_sum = diff_sq = 0
     deal_points = [0, 0]
     current: int | None = None
+    current_deal = 0
     in_deal = 0
 
     def close_deal(players: int) -> None:
         nonlocal deals, diff_sum, diff_sq, in_deal
         if in_deal != players:
-            raise ComparisonError(f"deal {current} has {in_deal} game(s), not one for each of the "
-                                  f"{players} seat rotations (a run cut short?)")
+            raise ComparisonError(f"deal {current_deal} has {in_deal} game(s), not one for each "
+                                  f"of the {players} seat rotations (a run cut short?)")
         in_deal = 0
         deals += 1
         d = deal_points[0] - deal_points[1]
@@ -206,7 +223,7 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
             raise ComparisonError(f"deal {a.deal} is played at another table "
                                   f"({a.rules}, {a.players} players) than the first "
                                   f"({first.rules}, {first.players} players)", 0, a.line)
-        if (a.deal, a.rotation) != (b.deal, b.rotation) or a.start != b.start:
+        if (a.dealt, a.rotation) != (b.dealt, b.rotation) or a.start != b.start:
             raise ComparisonError(
                 f"the runs hold different games at game {games + 1} (A: deal {a.deal} rotation "
                 f"{a.rotation}, B: deal {b.deal} rotation {b.rotation}"
@@ -224,14 +241,19 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
             if g.names[entry] != g0.names[entry]:
                 raise ComparisonError(f"entry {entry} is {_name(g.names[entry])} at deal "
                                       f"{g.deal}, {_name(g0.names[entry])} before", run, g.line)
-        if last is not None and (a.deal, a.rotation) <= last:
-            raise ComparisonError(f"the games are not in deal and rotation order (deal {a.deal} "
-                                  f"rotation {a.rotation} after deal {last[0]} rotation "
-                                  f"{last[1]}), as 'gostop arena --records' writes them")
-        last = (a.deal, a.rotation)
-        if current is not None and a.deal != current:
+        # a run played in parts (--seed S --deals N, then --seed S+N ...) joined
+        # end to end is one run: its deals are told apart by the seed each was
+        # dealt from, so they must rise, and a deal played twice is refused
+        if last is not None and (a.dealt, a.rotation) <= last:
+            raise ComparisonError(
+                f"the games are not in deal and rotation order (deal {a.deal} of seed {a.seed} "
+                f"rotation {a.rotation} after deal {last_deal[0]} of seed {last_deal[1]} "
+                f"rotation {last[1]}), as 'gostop arena --records' writes them (runs played "
+                "in parts are joined in the order of their seeds, with no deal twice)")
+        last, last_deal = (a.dealt, a.rotation), (a.deal, a.seed)
+        if current is not None and a.dealt != current:
             close_deal(first.players)
-        current = a.deal
+        current, current_deal = a.dealt, a.deal
         games += 1
         in_deal += 1
         differ += a.moves != b.moves
