@@ -117,6 +117,7 @@ def test_runs_of_other_deals_are_refused(runs, tmp_path):
     result = compare(a, other)
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "different games" in result.output
+    assert "(A: deal 0 of seed 40 rotation 0, B: deal 0 of seed 41 rotation 0" in result.output
     assert "Traceback" not in result.output
 
 

@@ -225,8 +225,9 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
                                   f"({first.rules}, {first.players} players)", 0, a.line)
         if (a.dealt, a.rotation) != (b.dealt, b.rotation) or a.start != b.start:
             raise ComparisonError(
-                f"the runs hold different games at game {games + 1} (A: deal {a.deal} rotation "
-                f"{a.rotation}, B: deal {b.deal} rotation {b.rotation}"
+                f"the runs hold different games at game {games + 1} (A: deal {a.deal} of seed "
+                f"{a.seed} rotation {a.rotation}, B: deal {b.deal} of seed {b.seed} rotation "
+                f"{b.rotation}"
                 + (", not the same start position" if a.start != b.start else "")
                 + "): play both with the same --seed, --deals, --rules and --players")
         others_a = tuple(n for i, n in enumerate(a.names) if i != entry)
