@@ -181,8 +181,7 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
     games_a, games_b = _games(run_a, 0), _games(run_b, 1)
     first: _Game | None = None
     first_b: _Game | None = None
-    last: tuple[int, int] | None = None
-    last_deal = (0, 0)
+    prev: _Game | None = None  # run A's game before this one
     deals = games = differ = 0
     sums = [0, 0]
     wins = [0, 0]
@@ -190,14 +189,13 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
     decided = [0, 0]
     diff_sum = diff_sq = 0
     deal_points = [0, 0]
-    current: int | None = None
-    current_deal = 0
     in_deal = 0
 
     def close_deal(players: int) -> None:
         nonlocal deals, diff_sum, diff_sq, in_deal
         if in_deal != players:
-            raise ComparisonError(f"deal {current_deal} has {in_deal} game(s), not one for each "
+            assert prev is not None  # the deal's last game
+            raise ComparisonError(f"deal {prev.deal} has {in_deal} game(s), not one for each "
                                   f"of the {players} seat rotations (a run cut short?)")
         in_deal = 0
         deals += 1
@@ -245,16 +243,15 @@ def compare_runs(run_a: IO[str] | str, run_b: IO[str] | str, entry: int = 0) -> 
         # a run played in parts (--seed S --deals N, then --seed S+N ...) joined
         # end to end is one run: its deals are told apart by the seed each was
         # dealt from, so they must rise, and a deal played twice is refused
-        if last is not None and (a.dealt, a.rotation) <= last:
+        if prev is not None and (a.dealt, a.rotation) <= (prev.dealt, prev.rotation):
             raise ComparisonError(
                 f"the games are not in deal and rotation order (deal {a.deal} of seed {a.seed} "
-                f"rotation {a.rotation} after deal {last_deal[0]} of seed {last_deal[1]} "
-                f"rotation {last[1]}), as 'gostop arena --records' writes them (runs played "
-                "in parts are joined in the order of their seeds, with no deal twice)")
-        last, last_deal = (a.dealt, a.rotation), (a.deal, a.seed)
-        if current is not None and a.dealt != current:
+                f"rotation {a.rotation} after deal {prev.deal} of seed {prev.seed} rotation "
+                f"{prev.rotation}), as 'gostop arena --records' writes them (runs played in "
+                "parts are joined in the order of their seeds, with no deal twice)")
+        if prev is not None and a.dealt != prev.dealt:
             close_deal(first.players)
-        current, current_deal = a.dealt, a.deal
+        prev = a
         games += 1
         in_deal += 1
         differ += a.moves != b.moves
