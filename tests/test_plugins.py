@@ -26,6 +26,25 @@ def test_builtin_names_resolve_case_insensitively():
     assert resolve_bot("expectimax:depth=2,samples=4").make(0).samples == 4
 
 
+def test_builtin_settings_keep_the_case_of_a_path(tmp_path):
+    """Names, keys and choices are case-insensitive; a weights path is not
+    (a file Run/A.npz is not run/a.npz on a case-sensitive file system)."""
+    from gostop_core.neural.network import DEFAULT_WEIGHTS
+    from gostop_cli.main import split_bot_names
+    weights = tmp_path / "Run" / "A.npz"
+    weights.parent.mkdir()
+    weights.write_bytes(DEFAULT_WEIGHTS.read_bytes())
+    spec = resolve_bot(f" Neural:Weights={weights},GoStop=Search ")
+    assert spec.text == f"neural:weights={weights},gostop=Search"   # values as written
+    bot = spec.make(1)
+    assert (bot.weights, bot.gostop) == (str(weights), "search")
+    assert make_bot(f"NEURAL-SEARCH:weights={weights}").weights == str(weights)
+    assert split_bot_names(f"Neural:weights={weights},Gostop=search, Greedy") == \
+        [f"neural:weights={weights},gostop=search", "greedy"]
+    with pytest.raises(ValueError, match="not a network weights file"):
+        resolve_bot(f"neural:weights={str(weights).lower()}")
+
+
 def test_bad_builtin_settings_fail_when_resolved():
     with pytest.raises(ValueError, match="samples"):
         resolve_bot("expectimax:samples=0")

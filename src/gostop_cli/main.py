@@ -15,7 +15,7 @@ import click
 from gostop_core import FIELDS, Game, GoStopError, Match, Move, Rules, __version__, preset_names
 from gostop_core import score as score_pile
 from gostop_core.bots import BOT_NAMES, SETTINGS_PREFIXES
-from gostop_core.bots.registry import is_builtin_spec
+from gostop_core.bots.registry import builtin_spec_key, is_builtin_spec
 from gostop_core.bots.plugins import resolve_bot
 from gostop_core.bots.external import sigterm_closes_bots
 from gostop_core.testing.lockstep import EngineDisagreement, reference_game
@@ -129,12 +129,13 @@ def split_bot_names(text: str) -> list[str]:
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
-        low = part.lower()
-        if is_builtin_spec(low) or low.startswith("expectimax"):
-            part = low  # built-in names are case-insensitive; paths and commands are not
+        if is_builtin_spec(part) or part.lower().startswith("expectimax"):
+            # built-in names and setting keys are case-insensitive; paths and commands are not
+            part = builtin_spec_key(part)
         if ("=" in part and ":" not in part and names
                 and names[-1].startswith(SETTINGS_PREFIXES)):
-            names[-1] += "," + low
+            key, _, value = part.partition("=")
+            names[-1] += f",{key.strip().lower()}={value.strip()}"
         else:
             names.append(part)
     return names

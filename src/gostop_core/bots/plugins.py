@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from gostop_core.bots.base import Bot
 from gostop_core.bots.external import ExternalBot
-from gostop_core.bots.registry import BOT_NAMES, is_builtin_spec, make_builtin_bot
+from gostop_core.bots.registry import BOT_NAMES, builtin_spec_key, is_builtin_spec, make_builtin_bot
 from gostop_core.errors import BotSpecError
 
 __all__ = ["BotSpec", "ENTRY_POINT_GROUP", "make_bot", "resolve_bot", "registered_bots",
@@ -174,11 +174,11 @@ def resolve_bot(spec: str) -> BotSpec:
     if not isinstance(spec, str):
         raise BotSpecError(f"a bot specification is a string, got {type(spec).__name__}")
     text = spec.strip()
-    low = text.lower()
-    if is_builtin_spec(low):
-        make_builtin_bot(low)  # validates the settings now
-        return BotSpec(low, "builtin", lambda seed: make_builtin_bot(low, seed))
-    if low.startswith("cmd:"):
+    key = builtin_spec_key(text)
+    if is_builtin_spec(key):
+        make_builtin_bot(key)  # validates the settings now
+        return BotSpec(key, "builtin", lambda seed: make_builtin_bot(key, seed))
+    if text.lower().startswith("cmd:"):
         argv = split_command(text[4:])
         return BotSpec(text, "command", lambda seed: ExternalBot(argv, name=text), argv)
     where, sep, attr = text.rpartition(":")
@@ -224,7 +224,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     an unknown one raises :class:`~gostop_core.errors.BotSpecError` (a ValueError)."""
     if not isinstance(name, str):
         raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
-    key = name.strip().lower()
+    key = builtin_spec_key(name)
     if is_builtin_spec(key):
         return make_builtin_bot(key, seed)
 

@@ -14,7 +14,8 @@ from gostop_core.bots.settings import settings_from_spec
 from gostop_core.bots.simple import GreedyBot, RandomBot
 
 __all__ = ["BOT_NAMES", "SETTINGS_PREFIXES", "BOT_CLASSES", "BEST_SETTINGS",
-           "EXPECTIMAX_V1_SETTINGS", "make_builtin_bot", "is_builtin_spec", "builtin_classes"]
+           "EXPECTIMAX_V1_SETTINGS", "make_builtin_bot", "is_builtin_spec", "builtin_spec_key",
+           "builtin_classes"]
 
 
 # ---------------------------------------------------------------- factory and runner
@@ -62,11 +63,25 @@ def builtin_classes() -> dict[str, type]:
                                                   "neural-ismcts": NeuralIsmctsBot})
 
 
+def builtin_spec_key(spec: str) -> str:
+    """``spec`` as a built-in name is looked up: stripped, the name and each
+    setting's key lower-cased, the values as written (a ``weights`` path keeps
+    its case: ``neural:WEIGHTS=Run/A.npz`` is ``neural:weights=Run/A.npz``)."""
+    name, sep, rest = spec.strip().partition(":")
+    if not sep:
+        return name.lower()
+    items = []
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        items.append(f"{key.strip().lower()}={value.strip()}" if eq else item.strip().lower())
+    return f"{name.strip().lower()}:{','.join(items)}"
+
+
 def is_builtin_spec(spec: str) -> bool:
     """Whether ``spec`` names a built-in bot (``greedy``, ``best:samples=64``,
     ...; any case), before its settings are checked."""
-    low = spec.strip().lower()
-    return low in BOT_NAMES or low.startswith(SETTINGS_PREFIXES)
+    key = builtin_spec_key(spec)
+    return key in BOT_NAMES or key.startswith(SETTINGS_PREFIXES)
 
 
 
@@ -84,7 +99,8 @@ def _expectimax_from_spec(spec: str, seed: int | None,
 
 
 def make_builtin_bot(name: str, seed: int | None = None) -> Bot:
-    """A built-in bot by its (lower-case) name, as :func:`make_bot` describes."""
+    """A built-in bot by its name as :func:`builtin_spec_key` writes it (the
+    name and the settings' keys lower-case), as :func:`make_bot` describes."""
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":

@@ -101,9 +101,10 @@ class Setting:
                 if value not in self.choices:
                     raise ValueError
             elif self.kind == "choice":
-                if text not in self.choices:
+                # any case, as the names are (a path is the one value kept as written)
+                value = next((c for c in self.choices if c.lower() == text.lower()), None)
+                if value is None:
                     raise ValueError
-                value = text
             else:
                 if not text:
                     raise ValueError
