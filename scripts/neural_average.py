@@ -88,9 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     nets = [load_network(p) for p in args.checkpoints]
     nets.sort(key=lambda n: int(n.header.get("hands", 0)))
-    if args.outputs and sum(n.hidden[0] for n in nets) > 1024:
-        print("an ensemble's hidden layers hold at most 1,024 units: fewer or smaller "
-              "networks", file=sys.stderr)
+    try:   # refused before any evaluation
+        avg = ensemble(nets) if args.outputs else average(nets)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
         return 2
     # the table the run trained on, unless told: a standard run's average is
     # judged in chips at a standard table, not in points at a casual one
@@ -102,13 +103,9 @@ def main(argv: list[str] | None = None) -> int:
             r = evaluate_vs_greedy(n, args.rules, args.players, args.deals, args.seed)
             print(f"{int(n.header.get('hands', 0)):>12,} hands  {r['points']:+.3f} "
                   f"[{r['low']:+.3f}, {r['high']:+.3f}]  {100 * r['win_rate']:.1f}%")
-    try:
-        avg = ensemble(nets) if args.outputs else average(nets)
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
     r = evaluate_vs_greedy(avg, args.rules, args.players, args.deals, args.seed)
-    print(f"{'ensemble' if args.outputs else 'average'} of {len(nets)}: {r['points']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]  "
+    kind = "ensemble" if args.outputs else "average"
+    print(f"{kind} of {len(nets)}: {r['points']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]  "
           f"{100 * r['win_rate']:.1f}%")
     if args.out:
         newest = nets[-1].header
