@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from gostop_core.neural.dmc import evaluate_vs_greedy
-from gostop_core.neural.network import Network, load_network, save_network
+from gostop_core.neural.network import Network, NeuralWeightsError, load_network, save_network
 
 PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
@@ -86,7 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed + args.deals > 1_000_000:
         print("evaluation deals must stay in the tuning range (below 1,000,000)", file=sys.stderr)
         return 2
-    nets = [load_network(p) for p in args.checkpoints]
+    try:
+        nets = [load_network(p) for p in args.checkpoints]
+    except NeuralWeightsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     nets.sort(key=lambda n: int(n.header.get("hands", 0)))
     try:   # refused before any evaluation
         avg = ensemble(nets) if args.outputs else average(nets)

@@ -226,7 +226,7 @@ def test_the_averaging_script_joins_networks_of_any_size_as_one_whose_q_is_their
     nets = [load_network(p) for p in paths]
     game = Game("casual", 2, seed=8)
     for _ in range(12):   # positions of a real game, every legal move's Q
-        codes, state, actions = view_inputs(*parse_view(game.view(game.turn).to_str()))
+        _, state, actions = view_inputs(*parse_view(game.view(game.turn).to_str()))
         expected = np.mean([n.q_values(state, actions) for n in nets], axis=0)
         np.testing.assert_allclose(joined.q_values(state, actions), expected, atol=1e-4)
         game.push(list(game.legal_moves)[0])
@@ -278,6 +278,10 @@ def test_the_averaging_script_writes_the_mean_network_with_its_sources(tmp_path,
     assert script.main([str(paths[0]), str(tmp_path / "other.npz")]) == 2
     err = capsys.readouterr().err
     assert "different shapes" in err and "--outputs" in err
+    # a file that is no network: one line naming it, no traceback
+    (tmp_path / "junk.npz").write_bytes(b"not a network")
+    assert script.main([str(tmp_path / "junk.npz")]) == 2
+    assert "junk.npz" in capsys.readouterr().err
 
 
 def test_without_weights_each_preset_gets_its_shipped_network():

@@ -134,8 +134,7 @@ def split_bot_names(text: str) -> list[str]:
             part = builtin_spec_key(part)
         if ("=" in part and ":" not in part and names
                 and names[-1].startswith(SETTINGS_PREFIXES)):
-            key, _, value = part.partition("=")
-            names[-1] += f",{key.strip().lower()}={value.strip()}"
+            names[-1] = builtin_spec_key(f"{names[-1]},{part}")
         else:
             names.append(part)
     return names
